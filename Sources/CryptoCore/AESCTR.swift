@@ -1,0 +1,45 @@
+import COpenSSL
+
+/// AES-128-CTR (NIST SP 800-38A) over OpenSSL. The 16-byte counter block increments as one big-endian
+/// 128-bit integer and wraps modulo 2^128, as Web3 Secret Storage requires.
+public enum AESCTR {
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        case invalidKeyLength(Int)
+        case invalidIVLength(Int)
+        case openSSL(OpenSSLError)
+
+        public var description: String {
+            switch self {
+            case .invalidKeyLength(let n): return "AES-128 key must be 16 bytes, got \(n)"
+            case .invalidIVLength(let n): return "AES-CTR IV must be 16 bytes, got \(n)"
+            case .openSSL(let e): return e.description
+            }
+        }
+    }
+
+    /// Encrypts or decrypts (the same operation in CTR mode).
+    public static func apply(key: [UInt8], iv: [UInt8], to input: [UInt8]) throws(Error) -> [UInt8] {
+        guard key.count == 16 else { throw .invalidKeyLength(key.count) }
+        guard iv.count == 16 else { throw .invalidIVLength(iv.count) }
+        guard let ctx = EVP_CIPHER_CTX_new() else { throw .openSSL(OpenSSLError.drain("EVP_CIPHER_CTX_new")) }
+        defer { EVP_CIPHER_CTX_free(ctx) }
+        guard EVP_EncryptInit_ex(ctx, EVP_aes_128_ctr(), nil, key, iv) == 1 else {
+            throw .openSSL(OpenSSLError.drain("EVP_EncryptInit_ex"))
+        }
+        var out = [UInt8](repeating: 0, count: input.count + 16)
+        var written: Int32 = 0
+        var total = 0
+        if !input.isEmpty {
+            guard EVP_EncryptUpdate(ctx, &out, &written, input, Int32(input.count)) == 1 else {
+                throw .openSSL(OpenSSLError.drain("EVP_EncryptUpdate"))
+            }
+            total = Int(written)
+        }
+        let finalOK = out.withUnsafeMutableBufferPointer { p in
+            EVP_EncryptFinal_ex(ctx, p.baseAddress! + total, &written)
+        }
+        guard finalOK == 1 else { throw .openSSL(OpenSSLError.drain("EVP_EncryptFinal_ex")) }
+        total += Int(written)
+        return Array(out[0..<total])
+    }
+}

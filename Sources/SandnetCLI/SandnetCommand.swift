@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// `sandnet`: the command-line entry point.
+@main
+struct SandnetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandnet",
+        abstract: "A local proving ground for wallet developers: codecs, keys, vectors and simulators.",
+        version: SandnetVersion.current,
+        subcommands: [
+            VectorsCommand.self, KeccakCommand.self, RLPCommand.self, AddressCommand.self, UnitsCommand.self,
+        ]
+    )
+}
+
+enum SandnetVersion {
+    static let current = "0.1.0"
+}
+
+/// A user-facing failure: printed as one line by ArgumentParser, exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
