@@ -3,8 +3,9 @@
 //
 // Layers (dependencies point one way, top to bottom):
 //   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
-//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes   (stdlib only)
+//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
+//   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
 //   conformance          Conformance                               (official vector suites)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
@@ -13,7 +14,8 @@ let package = Package(
     name: "Sandnet",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
+        .library(
+            name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
@@ -37,9 +39,13 @@ let package = Package(
         .target(name: "KeccakHashing"),
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
+        .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
+
+        // MARK: Storage (the only code that calls LevelDB)
+        .target(name: "KeyValueStorage", dependencies: ["CLevelDB"]),
 
         // MARK: Conformance and command line
         .target(
@@ -55,6 +61,8 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Conformance"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
+        .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
+        .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
