@@ -47,6 +47,11 @@ let package = Package(
         // MARK: Storage (the only code that calls LevelDB)
         .target(name: "KeyValueStorage", dependencies: ["CLevelDB"]),
 
+        // MARK: Ledger cores (deterministic, synchronous, no networking)
+        .target(
+            name: "EthereumLedger",
+            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "KeyValueStorage"]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
@@ -63,6 +68,9 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
+        .testTarget(
+            name: "EthereumLedgerTests",
+            dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
