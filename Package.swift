@@ -52,6 +52,9 @@ let package = Package(
             name: "EthereumLedger",
             dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "KeyValueStorage"]),
 
+        // MARK: JSON-RPC wire layer (no HTTP)
+        .target(name: "JSONRPC"),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(
             name: "EthereumLedgerTests",
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
