@@ -5,6 +5,7 @@
 //   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
 //   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes   (stdlib only)
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
+//   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   conformance          Conformance                               (official vector suites)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
@@ -15,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
+        .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
     dependencies: [
@@ -41,14 +43,27 @@ let package = Package(
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
 
+        // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
+        .target(
+            name: "HDWallet",
+            dependencies: ["ByteCoding", "EthereumTypes", "CryptoCore"],
+            exclude: ["Resources/README.md"],
+            resources: [.copy("Resources/wordlists")]),
+        .target(
+            name: "SecretStorage",
+            dependencies: ["ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore"]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+            ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "Conformance",
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "Conformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -56,6 +71,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Conformance"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
     ]
