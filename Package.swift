@@ -6,6 +6,7 @@
 //   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
 //   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
+//   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   conformance          Conformance                               (official vector suites)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
@@ -17,6 +18,7 @@ let package = Package(
         .library(
             name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
+        .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
     dependencies: [
@@ -47,6 +49,16 @@ let package = Package(
         // MARK: Storage (the only code that calls LevelDB)
         .target(name: "KeyValueStorage", dependencies: ["CLevelDB"]),
 
+        // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
+        .target(
+            name: "HDWallet",
+            dependencies: ["ByteCoding", "EthereumTypes", "CryptoCore"],
+            exclude: ["Resources/README.md"],
+            resources: [.copy("Resources/wordlists")]),
+        .target(
+            name: "SecretStorage",
+            dependencies: ["ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore"]),
+
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
@@ -58,11 +70,14 @@ let package = Package(
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+            ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "Conformance",
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "Conformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -76,6 +91,8 @@ let package = Package(
             name: "EthereumLedgerTests",
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
     ]
