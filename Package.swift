@@ -5,6 +5,7 @@
 //   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
 //   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes   (stdlib only)
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
+//   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
@@ -15,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
+        .library(name: "SandnetWallet", targets: ["EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
     dependencies: [
@@ -41,14 +43,22 @@ let package = Package(
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
 
+        // MARK: Wallet
+        .target(
+            name: "EthereumTransactions",
+            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "EthereumTransactions",
+            ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "Conformance",
+                "EthereumTransactions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -58,5 +68,8 @@ let package = Package(
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "EthereumTransactionsTests",
+            dependencies: ["EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing"]),
     ]
 )

@@ -72,7 +72,7 @@ public protocol VectorSuite: Sendable {
 /// The registry of suites and the entry point the CLI and the tests share.
 public enum VectorRunner {
     /// Every suite, in report order.
-    public static let suites: [any VectorSuite] = [RLPSuite(), EIP55Suite()]
+    public static let suites: [any VectorSuite] = [RLPSuite(), EIP55Suite(), TransactionSuite(), EIP155Suite()]
 
     public static var suiteNames: [String] { suites.map(\.name) }
 
