@@ -70,6 +70,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "EthereumTransactionsTests",
-            dependencies: ["EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing"]),
+            dependencies: [
+                "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+            ]),
     ]
 )
