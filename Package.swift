@@ -7,6 +7,7 @@
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
 //   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
 //   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
+//   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
@@ -18,7 +19,7 @@ let package = Package(
         .library(
             name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
-        .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage"]),
+        .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
     dependencies: [
@@ -59,6 +60,10 @@ let package = Package(
             name: "SecretStorage",
             dependencies: ["ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore"]),
 
+        .target(
+            name: "EthereumTransactions",
+            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
@@ -67,17 +72,26 @@ let package = Package(
         // MARK: JSON-RPC wire layer (no HTTP)
         .target(name: "JSONRPC"),
 
+        // MARK: The node core: ledger + JSON-RPC methods + faucet (no HTTP)
+        .target(
+            name: "SandnetNode",
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
+                "EthereumLedger", "KeyValueStorage", "JSONRPC",
+            ]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "EthereumTransactions",
             ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "Conformance",
+                "EthereumTransactions", "Conformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -88,6 +102,9 @@ let package = Package(
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(
+            name: "SandnetNodeTests",
+            dependencies: ["SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
+        .testTarget(
             name: "EthereumLedgerTests",
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
@@ -95,5 +112,10 @@ let package = Package(
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "EthereumTransactionsTests",
+            dependencies: [
+                "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+            ]),
     ]
 )

@@ -92,7 +92,7 @@ public struct TransactionPool: Sendable {
 
     /// Executable transactions (consecutive from each sender's account nonce, fee cap ≥ `baseFee`) in block
     /// order: highest effective tip first, ties by arrival, each sender's nonces in order.
-    func executable(baseFee: UInt256, accountNonce: (Address) -> UInt64) -> [LedgerTransaction] {
+    public func executable(baseFee: UInt256, accountNonce: (Address) -> UInt64) -> [LedgerTransaction] {
         var heads = PriorityQueue()
         var queues: [Address: [Entry]] = [:]
         for (sender, txs) in bySender {

@@ -1,0 +1,202 @@
+import CryptoCore
+import EthereumTypes
+import Foundation
+import KeccakHashing
+
+/// EIP-712 typed structured data: the `eth_signTypedData_v4` document and its hashing.
+///
+/// `signingHash = keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ hashStruct(primaryType, message))`, where
+/// `hashStruct(T, v) = keccak256(typeHash(T) ‖ encodeData(T, v))` and `typeHash(T) = keccak256(encodeType(T))`.
+/// Supports nested structs, recursive types, dynamic (`bytes`, `string`) and fixed arrays (`T[]`, `T[n]`) of
+/// any member type, as the EIP and MetaMask's v4 encoder do.
+public struct TypedData: Sendable, Hashable {
+    /// One member of a struct type.
+    public struct Member: Sendable, Hashable, Decodable {
+        public var name: String
+        public var type: String
+
+        public init(name: String, type: String) {
+            self.name = name
+            self.type = type
+        }
+    }
+
+    public var types: [String: [Member]]
+    public var primaryType: String
+    public var domain: TypedDataValue
+    public var message: TypedDataValue
+
+    public init(types: [String: [Member]], primaryType: String, domain: TypedDataValue, message: TypedDataValue) {
+        self.types = types
+        self.primaryType = primaryType
+        self.domain = domain
+        self.message = message
+    }
+
+    private struct Document: Decodable {
+        var types: [String: [Member]]
+        var primaryType: String
+        var domain: TypedDataValue
+        var message: TypedDataValue
+    }
+
+    /// Parses the JSON document `{"types": …, "primaryType": …, "domain": …, "message": …}`.
+    /// - Throws: ``TypedDataError/Kind/invalidDocument(_:)``.
+    public init(json: [UInt8]) throws(TypedDataError) {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: Data(json))
+        } catch {
+            throw TypedDataError(.invalidDocument(Self.describe(error)), at: "$")
+        }
+        self.init(
+            types: document.types, primaryType: document.primaryType, domain: document.domain,
+            message: document.message)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "unexpected value at '\(path)'"
+        case DecodingError.dataCorrupted: return "not valid JSON"
+        default: return "\(error)"
+        }
+    }
+
+    // MARK: Types
+
+    /// The domain's members: `types.EIP712Domain` if given, else the standard fields present in `domain`
+    /// (name, version, chainId, verifyingContract, salt), in that order.
+    public var domainMembers: [Member] {
+        if let declared = types["EIP712Domain"] { return declared }
+        let standard: [(String, String)] = [
+            ("name", "string"), ("version", "string"), ("chainId", "uint256"), ("verifyingContract", "address"),
+            ("salt", "bytes32"),
+        ]
+        return standard.compactMap { name, type in domain[name] == nil ? nil : Member(name: name, type: type) }
+    }
+
+    func members(of type: String) -> [Member]? {
+        type == "EIP712Domain" ? domainMembers : types[type]
+    }
+
+    /// `Name(type1 name1,…)` followed by every struct type it references, sorted by name (EIP-712 `encodeType`).
+    /// - Throws: ``TypedDataError/Kind/unknownType(_:)``.
+    public func encodeType(_ type: String) throws(TypedDataError) -> String {
+        var found: Set<String> = []
+        try collectDependencies(of: type, into: &found, path: type)
+        found.remove(type)
+        var text = ""
+        for name in [type] + found.sorted() {
+            let members = members(of: name) ?? []
+            text += name + "(" + members.map { "\($0.type) \($0.name)" }.joined(separator: ",") + ")"
+        }
+        return text
+    }
+
+    private func collectDependencies(of type: String, into found: inout Set<String>, path: String)
+        throws(TypedDataError)
+    {
+        let base = Self.baseType(type)
+        guard !found.contains(base) else { return }
+        guard let members = members(of: base) else {
+            if Self.isAtomicOrDynamic(base) { return }
+            throw TypedDataError(.unknownType(base), at: path)
+        }
+        found.insert(base)
+        for member in members {
+            try collectDependencies(of: member.type, into: &found, path: path + "." + member.name)
+        }
+    }
+
+    /// keccak256(encodeType(type)).
+    public func typeHash(_ type: String) throws(TypedDataError) -> [UInt8] {
+        Keccak256.hash(Array(try encodeType(type).utf8))
+    }
+
+    // MARK: Hashing
+
+    /// keccak256(typeHash ‖ encodeData(value)).
+    public func hashStruct(_ type: String, _ value: TypedDataValue, path: String) throws(TypedDataError) -> [UInt8] {
+        guard let members = members(of: type) else { throw TypedDataError(.unknownType(type), at: path) }
+        guard case .object(let fields) = value else {
+            throw TypedDataError(.invalidValue(type: type, reason: "expected an object"), at: path)
+        }
+        var encoded = try typeHash(type)
+        encoded.reserveCapacity(32 * (members.count + 1))
+        for member in members {
+            let memberPath = path + "." + member.name
+            guard let field = fields[member.name] else { throw TypedDataError(.missingField(member.name), at: path) }
+            encoded += try encodeValue(member.type, field, path: memberPath)
+        }
+        return Keccak256.hash(encoded)
+    }
+
+    /// The 32-byte `encodeData` word of one member value.
+    func encodeValue(_ type: String, _ value: TypedDataValue, path: String) throws(TypedDataError) -> [UInt8] {
+        if type.hasSuffix("]"), let open = type.lastIndex(of: "[") {
+            let element = String(type[..<open])
+            let lengthText = type[type.index(after: open)..<type.index(before: type.endIndex)]
+            guard case .array(let items) = value else {
+                throw TypedDataError(.invalidValue(type: type, reason: "expected an array"), at: path)
+            }
+            if !lengthText.isEmpty {
+                guard let length = Int(lengthText), length == items.count else {
+                    throw TypedDataError(
+                        .invalidValue(type: type, reason: "expected \(lengthText) elements, found \(items.count)"),
+                        at: path)
+                }
+            }
+            var concatenated: [UInt8] = []
+            concatenated.reserveCapacity(32 * items.count)
+            for (index, item) in items.enumerated() {
+                concatenated += try encodeValue(element, item, path: "\(path)[\(index)]")
+            }
+            return Keccak256.hash(concatenated)
+        }
+        if members(of: type) != nil { return try hashStruct(type, value, path: path) }
+        return try TypedDataAtom.encode(type, value, path: path)
+    }
+
+    /// hashStruct("EIP712Domain", domain).
+    public func domainSeparator() throws(TypedDataError) -> [UInt8] {
+        try hashStruct("EIP712Domain", domain, path: "domain")
+    }
+
+    /// hashStruct(primaryType, message).
+    public func messageHash() throws(TypedDataError) -> [UInt8] {
+        try hashStruct(primaryType, message, path: "message")
+    }
+
+    /// keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ hashStruct(message)): the digest that is signed.
+    public func signingHash() throws(TypedDataError) -> [UInt8] {
+        Keccak256.hash([0x19, 0x01] + (try domainSeparator()) + (try messageHash()))
+    }
+
+    /// Signs as `eth_signTypedData_v4` does.
+    public func sign(privateKey: [UInt8]) throws -> MessageSignature {
+        try MessageSignature.sign(digest: try signingHash(), privateKey: privateKey)
+    }
+
+    /// The address that signed this typed data.
+    public func recover(signature: MessageSignature) throws -> Address {
+        try signature.recoverAddress(digest: try signingHash())
+    }
+
+    // MARK: Type names
+
+    /// `Person[][3]` → `Person`.
+    static func baseType(_ type: String) -> String {
+        guard let open = type.firstIndex(of: "[") else { return type }
+        return String(type[..<open])
+    }
+
+    static func isAtomicOrDynamic(_ type: String) -> Bool {
+        if ["address", "bool", "string", "bytes"].contains(type) { return true }
+        if let bits = TypedDataAtom.integerBits(type) { return bits.bits > 0 }
+        if let width = TypedDataAtom.fixedBytesWidth(type) { return width > 0 }
+        return false
+    }
+}
