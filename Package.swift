@@ -19,11 +19,16 @@ let package = Package(
         .library(
             name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
+        .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
+        .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // MARK: C system libraries
@@ -80,6 +85,16 @@ let package = Package(
                 "EthereumLedger", "KeyValueStorage", "JSONRPC",
             ]),
 
+        // MARK: HTTP and WebSocket transport (Hummingbird)
+        .target(
+            name: "SandnetServer",
+            dependencies: [
+                "SandnetNode", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
@@ -91,7 +106,8 @@ let package = Package(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "Conformance",
+                "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
+                "SandnetServer", "JSONRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -101,6 +117,12 @@ let package = Package(
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(
+            name: "SandnetServerTests",
+            dependencies: [
+                "SandnetServer", "SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
+                "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]),
         .testTarget(
             name: "SandnetNodeTests",
             dependencies: ["SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),

@@ -25,5 +25,16 @@ let package = Package(
             path: "Benchmarks/CodecBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "LedgerBenchmarks",
+            dependencies: [
+                .product(name: "SandnetCodecs", package: "Sandnet"),
+                .product(name: "SandnetWallet", package: "Sandnet"),
+                .product(name: "SandnetLedger", package: "Sandnet"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/LedgerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

@@ -2,14 +2,15 @@ import ArgumentParser
 
 /// `sandnet`: the command-line entry point.
 @main
-struct SandnetCommand: ParsableCommand {
+struct SandnetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandnet",
         abstract: "A local proving ground for wallet developers: codecs, keys, vectors and simulators.",
         version: SandnetVersion.current,
         subcommands: [
             VectorsCommand.self, KeccakCommand.self, RLPCommand.self, AddressCommand.self, UnitsCommand.self,
-            MnemonicCommand.self, KeystoreCommand.self, TxCommand.self, SignCommand.self,
+            MnemonicCommand.self, KeystoreCommand.self, TxCommand.self, SignCommand.self, NodeCommand.self,
+            FaucetCommand.self, CrashWriterCommand.self,
         ]
     )
 }

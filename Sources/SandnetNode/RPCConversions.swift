@@ -271,3 +271,9 @@ extension TransactionDecodingError: RPCErrorConvertible {
 extension TransactionValidationError: RPCErrorConvertible {
     public var rpcError: RPCError { .server(message) }
 }
+
+/// Public JSON shapes for transports (WebSocket notifications).
+public enum NodeFormat {
+    /// A block header as `newHeads` subscribers receive it.
+    public static func header(_ block: Block) -> JSON { .object(Format.header(block)) }
+}

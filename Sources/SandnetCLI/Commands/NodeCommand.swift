@@ -1,0 +1,215 @@
+import ArgumentParser
+import ByteCoding
+import EthereumLedger
+import EthereumTypes
+import Foundation
+import JSONRPC
+import KeyValueStorage
+import Logging
+import SandnetNode
+import SandnetServer
+
+struct NodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "node",
+        abstract: "Run the fake Sepolia node: JSON-RPC over HTTP and WebSocket with a faucet (Anvil-compatible flags).")
+
+    @Option(name: [.short, .long], help: "Port for HTTP and WebSocket (0 picks a free one).")
+    var port = 8545
+
+    @Option(help: "Address to bind. Anything but loopback needs --allow-dev-methods for anvil_/evm_ methods.")
+    var host = "127.0.0.1"
+
+    @Flag(help: "Serve developer methods (anvil_*, evm_*, hardhat_*) on a non-loopback --host.")
+    var allowDevMethods = false
+
+    @Option(help: "EIP-155 chain id (default: Sepolia's 11155111).")
+    var chainId: UInt64 = 11_155_111
+
+    @Option(name: [.short, .long], help: "Number of dev accounts.")
+    var accounts = 10
+
+    @Option(help: "Balance of each dev account, in ether.")
+    var balance = "10000"
+
+    @Option(name: [.short, .long], help: "Mnemonic for the dev accounts (m/44'/60'/0'/0/i).")
+    var mnemonic = "test test test test test test test test test test test junk"
+
+    @Option(name: [.short, .long], help: "Interval mining: a block every N seconds.")
+    var blockTime: UInt64?
+
+    @Flag(help: "Mine only on request (evm_mine / anvil_mine).")
+    var noMining = false
+
+    @Option(help: "Block gas limit.")
+    var gasLimit: UInt64 = 60_000_000
+
+    @Option(help: "Genesis base fee per gas, in wei.")
+    var baseFee = "1000000000"
+
+    @Option(help: "Keep the chain in this directory (LevelDB); it survives restarts.")
+    var dataDir = ".sandnet/chain"
+
+    @Flag(help: "Keep the chain in memory only (no data directory).")
+    var inMemory = false
+
+    @Option(help: "Write a JSON state dump (anvil_dumpState format) to this file on exit.")
+    var dumpState: String?
+
+    @Option(help: "Load a JSON state dump into the chain at start.")
+    var loadState: String?
+
+    @Flag(help: "Print nothing at start-up.")
+    var silent = false
+
+    @Flag(help: "Log as JSON lines (start-up information included).")
+    var jsonLog = false
+
+    @Option(help: "Faucet payout per claim, e.g. \"1 ether\" or \"0.05 ether\".")
+    var faucetAmount = "1 ether"
+
+    @Option(help: "Wait between claims per address and per IP, e.g. 24h, 30m, 90s (default: none).")
+    var faucetCooldown = "0s"
+
+    @Option(help: "Largest request body, in bytes.")
+    var maxRequestBytes = 5 << 20
+
+    @Option(help: "Largest JSON-RPC batch.")
+    var batchLimit = 1_000
+
+    @Flag(help: "Accept pre-EIP-155 legacy transactions over RPC (geth: --rpc.allow-unprotected-txs).")
+    var allowUnprotectedTxs = false
+
+    func validate() throws {
+        if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
+        if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
+        if accounts < 0 || accounts > 10_000 { throw ValidationError("--accounts must be between 0 and 10000") }
+    }
+
+    func run() async throws {
+        var config = NodeConfiguration()
+        config.chain.chainID = chainId
+        config.chain.gasLimit = gasLimit
+        guard let fee = UInt256(decimal: baseFee) else { throw CLIError("--base-fee must be a whole number of wei") }
+        config.chain.genesisBaseFee = fee
+        config.chain.fixedBaseFee = fee.isZero
+        config.chain.genesisTimestamp = UInt64(Date().timeIntervalSince1970)
+        config.mnemonic = mnemonic
+        config.accountCount = accounts
+        do {
+            config.accountBalance = try Units.parse(balance, defaultUnit: "ether")
+            config.faucetAmount = try Units.parse(faucetAmount, defaultUnit: "ether")
+        } catch {
+            throw CLIError("\(error)")
+        }
+        config.faucetCooldown = try Self.parseDuration(faucetCooldown)
+        config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
+        config.allowUnprotectedTransactions = allowUnprotectedTxs
+        let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"
+        config.devMethodsEnabled = loopback || allowDevMethods
+
+        var store: (any KeyValueStore)?
+        if !inMemory {
+            do {
+                try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+                store = try LevelDBStore(path: dataDir)
+            } catch {
+                throw CLIError("cannot open data directory \(dataDir): \(error)")
+            }
+        }
+        let node: SandnetNode
+        do {
+            node = try SandnetNode(configuration: config, store: store)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if let loadState {
+            guard let data = FileManager.default.contents(atPath: loadState) else { throw CLIError("cannot read \(loadState)") }
+            do {
+                _ = try node.dispatcher.handle(
+                    JSON.object([
+                        ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
+                        ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
+                    ]).bytes)
+            }
+        }
+        var server = ServerConfiguration()
+        server.host = host
+        server.port = port
+        server.maxRequestBytes = maxRequestBytes
+        let logger = Logger(label: "sandnet")
+        let app = NodeServer(node: node, configuration: server, logger: logger)
+        let banner = Task { [silent, jsonLog, inMemory, dataDir] in
+            guard let bound = await app.waitUntilListening(), !silent else { return }
+            print(StartupBanner.render(node: node, host: host, port: bound, dataDir: inMemory ? nil : dataDir, json: jsonLog))
+            fflush(nil)
+        }
+        defer { banner.cancel() }
+        do {
+            try await app.run()
+        } catch {
+            throw CLIError("server stopped: \(error)")
+        }
+        if let dumpState {
+            let dump = StateDump.dump(node.snapshotOfLedger)
+            FileManager.default.createFile(atPath: dumpState, contents: Data(dump.bytes))
+        }
+    }
+
+    /// "24h", "30m", "90s", "1d", "1h30m" or plain seconds.
+    static func parseDuration(_ text: String) throws -> UInt64 {
+        if let seconds = UInt64(text) { return seconds }
+        var total: UInt64 = 0
+        var number = ""
+        for c in text {
+            if c.isNumber {
+                number.append(c)
+                continue
+            }
+            guard let n = UInt64(number) else { throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)") }
+            switch c {
+            case "d": total += n * 86_400
+            case "h": total += n * 3_600
+            case "m": total += n * 60
+            case "s": total += n
+            default: throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)")
+            }
+            number = ""
+        }
+        guard number.isEmpty else { throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)") }
+        return total
+    }
+}
+
+enum StartupBanner {
+    static func render(node: SandnetNode, host: String, port: Int, dataDir: String?, json: Bool) -> String {
+        let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        if json {
+            return JSON.object([
+                ("event", .string("listening")), ("chainId", .number(String(node.configuration.chain.chainID))),
+                ("rpcUrl", .string(url)), ("wsUrl", .string(url.replacingOccurrences(of: "http", with: "ws"))),
+                ("faucetUrl", .string(url + "/faucet")), ("faucetAccount", .string(node.faucetAddress.checksummed)),
+                ("dataDir", dataDir.map { .string($0) } ?? .null),
+                ("accounts", .array(node.devAccounts.map { .object([
+                    ("address", .string($0.address.checksummed)), ("privateKey", .string(Hex.encodePrefixed($0.privateKey))),
+                ]) })),
+            ]).serialized
+        }
+        var lines = [
+            "Sandnet \(SandnetVersion.current): fake Sepolia node", "",
+            "Chain id      \(node.configuration.chain.chainID)",
+            "RPC URL       \(url)",
+            "WebSocket     \(url.replacingOccurrences(of: "http", with: "ws"))",
+            "Faucet        \(url)/faucet  (POST \(url)/api/claim {\"address\": \"0x…\"})",
+            "Faucet funds  \(node.faucetAddress.checksummed)",
+            "Data          \(dataDir ?? "in memory (lost on exit)")",
+            "", "Dev accounts (test keys: public, never use them on a real network)",
+        ]
+        for (i, account) in node.devAccounts.enumerated() {
+            lines.append("(\(i)) \(account.address.checksummed)  \(Hex.encodePrefixed(account.privateKey))")
+        }
+        lines.append("")
+        lines.append("Listening on \(url). Ctrl-C stops the node and flushes the chain to disk.")
+        return lines.joined(separator: "\n")
+    }
+}

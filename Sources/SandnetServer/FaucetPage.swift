@@ -1,0 +1,28 @@
+import JSONRPC
+
+/// A one-page faucet form at `/faucet`, posting to `/api/claim`.
+enum FaucetPage {
+    static func html(_ info: JSON) -> String {
+        let payout = info["payout"]?.stringValue ?? "1"
+        let network = info["network"]?.stringValue ?? "sandnet"
+        return """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><title>Sandnet faucet</title>
+            <style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em}
+            input{width:100%;padding:.5em;font-family:monospace}button{margin-top:1em;padding:.5em 1.5em}
+            #out{margin-top:1em;font-family:monospace;word-break:break-all}</style></head>
+            <body><h1>Sandnet faucet</h1>
+            <p>Claim \(payout) test ETH on \(network). Every claim is a real signed EIP-1559 transfer.</p>
+            <form id="f"><input id="a" placeholder="0x… address" required><button>Claim</button></form>
+            <div id="out"></div>
+            <script>
+            document.getElementById('f').onsubmit = async (e) => {
+              e.preventDefault();
+              const r = await fetch('/api/claim', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({address: document.getElementById('a').value.trim()})});
+              document.getElementById('out').textContent = (await r.json()).msg;
+            };
+            </script></body></html>
+            """
+    }
+}
