@@ -86,3 +86,31 @@ extension RLPEncoder {
         }
     }
 }
+
+extension RLPEncoder {
+    /// Encodes `type ‖ rlp([body…])` (no type byte for legacy transactions) in one buffer: the list header is
+    /// written into reserved space in front of the body, so no intermediate arrays are allocated.
+    static func envelope(type: UInt8?, capacity: Int, _ body: (inout RLPEncoder) -> Void) -> [UInt8] {
+        let reserved = 10  // a type byte and a list header of at most 9 bytes
+        var encoder = RLPEncoder(capacity: capacity + reserved)
+        encoder.bytes.append(contentsOf: repeatElement(0, count: reserved))
+        body(&encoder)
+        let length = encoder.bytes.count - reserved
+        let lengthBytes = length < 56 ? 0 : (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
+        var start = reserved - 1 - lengthBytes
+        if lengthBytes == 0 {
+            encoder.bytes[start] = 0xc0 + UInt8(length)
+        } else {
+            encoder.bytes[start] = 0xf7 + UInt8(lengthBytes)
+            for i in 0..<lengthBytes {
+                encoder.bytes[start + 1 + i] = UInt8(truncatingIfNeeded: length >> ((lengthBytes - 1 - i) * 8))
+            }
+        }
+        if let type {
+            start -= 1
+            encoder.bytes[start] = type
+        }
+        encoder.bytes.removeSubrange(0..<start)
+        return encoder.bytes
+    }
+}

@@ -20,9 +20,10 @@ public struct SignedTransaction: Sendable, Hashable {
     public init(transaction: Transaction, signature: TransactionSignature) {
         self.transaction = transaction
         self.signature = signature
-        var encoder = RLPEncoder(capacity: 140 + transaction.data.count + transaction.accessList.count * 60)
-        if transaction.type != .legacy { encoder.bytes.append(transaction.type.rawValue) }
-        encoder.appendList { e in
+        let encoded = RLPEncoder.envelope(
+            type: transaction.type == .legacy ? nil : transaction.type.rawValue,
+            capacity: 140 + transaction.data.count + transaction.accessList.count * 60
+        ) { e in
             transaction.appendUnsignedFields(to: &e)
             if transaction.type == .legacy {
                 e.appendUInt256(signature.legacyV(chainID: transaction.chainID))
@@ -32,8 +33,8 @@ public struct SignedTransaction: Sendable, Hashable {
             e.appendUInt256(signature.r)
             e.appendUInt256(signature.s)
         }
-        self.encoded = encoder.bytes
-        self.hash = Keccak256.hash(encoder.bytes)
+        self.encoded = encoded
+        self.hash = Keccak256.hash(encoded)
     }
 
     /// Wraps already-validated parts; `encoded` must be the canonical encoding of `transaction` and `signature`.

@@ -70,11 +70,24 @@ import Testing
                     "--max-fee", "1 gwei", "--tip", "1 gwei", "--gas", "20000",
                 ], "Error: intrinsic gas too low: gas 20000, minimum needed 21000"
             ),
-            (["tx", "sign", "--private-key", "00", "--chain-id", "1", "--nonce", "0", "--max-fee", "1", "--tip", "1"],
-             "Error: --private-key: not a valid secp256k1 private key"),
-            (["tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0", "--max-fee", "1 bananas", "--tip", "1"],
-             "Error: --max-fee: unknown unit"),
-            (["tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0"], "Error: --type 2 needs --max-fee and --tip"),
+            (
+                [
+                    "tx", "sign", "--private-key", "00", "--chain-id", "1", "--nonce", "0", "--max-fee", "1", "--tip",
+                    "1",
+                ],
+                "Error: --private-key: not a valid secp256k1 private key"
+            ),
+            (
+                [
+                    "tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0", "--max-fee", "1 bananas",
+                    "--tip", "1",
+                ],
+                "Error: --max-fee: unknown unit"
+            ),
+            (
+                ["tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0"],
+                "Error: --type 2 needs --max-fee and --tip"
+            ),
         ]
         for (args, prefix) in cases {
             let r = try SandnetProcess.run(args)
@@ -115,7 +128,9 @@ import Testing
         let cow = "c85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4"
         let signed = try SandnetProcess.run(["sign", "typed-data", "--private-key", cow, file.path, "--verbose"])
         #expect(signed.status == 0, "\(signed.stderr)")
-        #expect(signed.stdout.contains("signingHash:     0xbe609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"))
+        #expect(
+            signed.stdout.contains(
+                "signingHash:     0xbe609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"))
         let signature = String(signed.stdout.split(separator: "\n").last ?? "")
         #expect(signature.hasPrefix("0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d"))
         #expect(signature.hasSuffix("1c"))
@@ -127,13 +142,15 @@ import Testing
 
     @Test func vectorsReportTransactionSuites() throws {
         let r = try SandnetProcess.run([
-            "vectors", "--suite", "transactions", "--suite", "eip155", "--json", "--vectors", try TestVectors.store().root,
+            "vectors", "--suite", "transactions", "--suite", "eip155", "--json", "--vectors",
+            try TestVectors.store().root,
         ])
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            {"suite": "transactions", "passed": 137, "failed": 0, "skipped": 2}
-            {"suite": "eip155", "passed": 6, "failed": 0, "skipped": 0}
+        #expect(
+            r.stdout == """
+                {"suite": "transactions", "passed": 137, "failed": 0, "skipped": 2}
+                {"suite": "eip155", "passed": 6, "failed": 0, "skipped": 0}
 
-            """)
+                """)
     }
 }

@@ -58,7 +58,8 @@ import Testing
 
     @Test func eip155LegacyVCarriesTheChainID() throws {
         let tx = Transaction.legacy(
-            LegacyTransaction(chainID: 11_155_111, nonce: 0, gasPrice: 1, gas: 21_000, to: TestKeys.recipient, value: 0))
+            LegacyTransaction(chainID: 11_155_111, nonce: 0, gasPrice: 1, gas: 21_000, to: TestKeys.recipient, value: 0)
+        )
         let signed = TestKeys.signed(tx)
         #expect(signed.v == UInt256(35 + 2 * 11_155_111 + UInt64(signed.signature.yParity)))
         let decoded = try SignedTransaction(decoding: signed.encoded)
@@ -112,7 +113,8 @@ import Testing
 
 @Suite struct IntrinsicGasTests {
     @Test func calldataCostsFourAndSixteenAndTheFloorTen() {
-        let gas = IntrinsicGas(data: [0, 0, 1, 2], isContractCreation: false, accessListAddresses: 0, accessListStorageKeys: 0)
+        let gas = IntrinsicGas(
+            data: [0, 0, 1, 2], isContractCreation: false, accessListAddresses: 0, accessListStorageKeys: 0)
         #expect(IntrinsicGas.tokens(in: [0, 0, 1, 2]) == 10)
         #expect(gas.standard == 21_000 + 2 * 4 + 2 * 16)
         #expect(gas.floor == 21_000 + 10 * 10)
@@ -122,7 +124,8 @@ import Testing
 
     @Test func creationAndAccessLists() {
         let initCode = [UInt8](repeating: 0xfe, count: 33)  // two words
-        let create = IntrinsicGas(data: initCode, isContractCreation: true, accessListAddresses: 2, accessListStorageKeys: 3)
+        let create = IntrinsicGas(
+            data: initCode, isContractCreation: true, accessListAddresses: 2, accessListStorageKeys: 3)
         #expect(create.standard == 21_000 + 33 * 16 + 32_000 + 2 * 2 + 2 * 2_400 + 3 * 1_900)
         let plain = IntrinsicGas(data: [], isContractCreation: false, accessListAddresses: 0, accessListStorageKeys: 0)
         #expect(plain.standard == 21_000)

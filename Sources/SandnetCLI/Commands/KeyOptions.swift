@@ -19,7 +19,9 @@ struct KeyOptions: ParsableArguments {
     func load() throws -> [UInt8] {
         var text = privateKey
         if text == "-" {
-            guard let line = readLine(strippingNewline: true) else { throw CLIError("no private key on standard input") }
+            guard let line = readLine(strippingNewline: true) else {
+                throw CLIError("no private key on standard input")
+            }
             text = line
         }
         let key: [UInt8]

@@ -107,7 +107,9 @@ struct TxCommand: ParsableCommand {
             let transaction: Transaction
             switch type {
             case 2:
-                guard gasPrice == nil else { throw CLIError("--gas-price is for --type 0 or 1; use --max-fee and --tip") }
+                guard gasPrice == nil else {
+                    throw CLIError("--gas-price is for --type 0 or 1; use --max-fee and --tip")
+                }
                 guard let maxFee, let tip else { throw CLIError("--type 2 needs --max-fee and --tip") }
                 transaction = .dynamicFee(
                     DynamicFeeTransaction(
@@ -122,11 +124,13 @@ struct TxCommand: ParsableCommand {
                     type == 0
                     ? .legacy(
                         LegacyTransaction(
-                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient, value: amount,
+                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient,
+                            value: amount,
                             data: calldata))
                     : .accessList(
                         AccessListTransaction(
-                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient, value: amount,
+                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient,
+                            value: amount,
                             data: calldata))
             default:
                 throw CLIError("--type \(type): transaction type not supported (use 0, 1 or 2)")
