@@ -175,8 +175,13 @@ import Testing
     }
 
     @Test func badHexInput() {
-        #expect(throws: TransactionDecodingError.self) { try SignedTransaction(hex: "0x02f") }
-        #expect(throws: TransactionDecodingError.self) { try SignedTransaction(hex: "0xzz") }
+        #expect(throws: TransactionDecodingError(.invalidHex, field: nil, at: 1)) {
+            try SignedTransaction(hex: "0x02f")
+        }
+        #expect(throws: TransactionDecodingError(.invalidHex, field: nil, at: 1)) {
+            try SignedTransaction(hex: "0x02zz")
+        }
+        #expect(throws: TransactionDecodingError(.emptyInput, field: nil, at: 0)) { try SignedTransaction(hex: "0x") }
     }
 
     @Test func messagesNameTheField() {

@@ -132,3 +132,20 @@ import Testing
         #expect(plain.floor == 21_000)
     }
 }
+
+@Suite struct FeeTests {
+    @Test func effectivePricesFollowEIP1559() {
+        let tx = TestKeys.transfer  // tip 2 gwei, cap 30 gwei
+        let gwei = UInt256(1_000_000_000 as UInt64)
+        #expect(tx.effectiveGasTip(baseFee: 10 * gwei) == 2 * gwei)
+        #expect(tx.effectiveGasPrice(baseFee: 10 * gwei) == 12 * gwei)
+        #expect(tx.effectiveGasTip(baseFee: 29 * gwei) == gwei)
+        #expect(tx.effectiveGasPrice(baseFee: 29 * gwei) == 30 * gwei)
+        #expect(tx.effectiveGasTip(baseFee: 31 * gwei) == nil)
+        let legacy = Transaction.legacy(
+            LegacyTransaction(chainID: 1, nonce: 0, gasPrice: 5 * gwei, gas: 21_000, to: nil, value: 0))
+        #expect(legacy.effectiveGasTip(baseFee: 3 * gwei) == 2 * gwei)
+        #expect(legacy.effectiveGasPrice(baseFee: 3 * gwei) == 5 * gwei)
+        #expect(legacy.effectiveGasPrice(baseFee: 6 * gwei) == nil)
+    }
+}
