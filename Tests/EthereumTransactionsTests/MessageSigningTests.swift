@@ -131,6 +131,12 @@ import Testing
         )
     }
 
+    @Test func domainOnlyDocumentsHashTheDomain() throws {
+        var data = try TypedData(json: Array(Self.mail.utf8))
+        data.primaryType = "EIP712Domain"
+        #expect(try data.signingHash() == Keccak256.hash([0x19, 0x01] + (try data.domainSeparator())))
+    }
+
     @Test func domainTypeIsDerivedWhenAbsent() throws {
         var data = try TypedData(json: Array(Self.mail.utf8))
         let separator = try data.domainSeparator()
