@@ -114,3 +114,28 @@ extension RLPEncoder {
         return encoder.bytes
     }
 }
+
+/// Sizes of canonical RLP integers, for reading fields back out of an encoding.
+enum RLPLength {
+    /// Bytes of the canonical encoding of `value` (header included).
+    static func of(_ value: UInt256) -> Int {
+        if let small = value.uint64Value, small < 0x80 { return 1 }
+        return 1 + value.minimalByteCount
+    }
+
+    /// Writes the canonical encoding of `value` at the start of `out` (at least 9 bytes) and returns its length.
+    static func write(_ value: UInt64, into out: UnsafeMutableRawBufferPointer) -> Int {
+        if value == 0 {
+            out[0] = 0x80
+            return 1
+        }
+        if value < 0x80 {
+            out[0] = UInt8(value)
+            return 1
+        }
+        let count = (64 - value.leadingZeroBitCount + 7) / 8
+        out[0] = 0x80 + UInt8(count)
+        for i in 0..<count { out[1 + i] = UInt8(truncatingIfNeeded: value >> UInt64((count - 1 - i) * 8)) }
+        return 1 + count
+    }
+}

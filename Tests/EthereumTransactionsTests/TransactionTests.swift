@@ -149,3 +149,32 @@ import Testing
         #expect(legacy.effectiveGasPrice(baseFee: 6 * gwei) == nil)
     }
 }
+
+@Suite struct SigningHashTests {
+    /// ``SignedTransaction/signingHash()`` reads the fields out of the encoding; it must equal re-encoding them.
+    @Test func readBackEqualsReencoded() throws {
+        let recipient = TestKeys.recipient
+        let long = [UInt8](repeating: 0xab, count: 300)
+        let transactions: [Transaction] = [
+            .legacy(LegacyTransaction(chainID: nil, nonce: 0, gasPrice: 1, gas: 21_000, to: recipient, value: 0)),
+            .legacy(LegacyTransaction(chainID: 1, nonce: 1, gasPrice: 0, gas: 21_000, to: nil, value: 0)),
+            .legacy(LegacyTransaction(chainID: 127, nonce: 1, gasPrice: 9, gas: 21_000, to: nil, value: 0, data: [1])),
+            .legacy(
+                LegacyTransaction(
+                    chainID: .max, nonce: .max, gasPrice: .max, gas: .max, to: recipient, value: .max, data: long)),
+            .accessList(
+                AccessListTransaction(
+                    chainID: 11_155_111, nonce: 3, gasPrice: 5, gas: 9, to: recipient, value: 1, data: long,
+                    accessList: [AccessListEntry(address: recipient, storageKeys: [0, .max])])),
+            .dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: 1, nonce: 0, maxPriorityFeePerGas: 0, maxFeePerGas: 0, gas: 0, to: nil, value: 0)),
+            TestKeys.transfer,
+        ]
+        for tx in transactions {
+            let signed = TestKeys.signed(tx)
+            #expect(signed.signingHash() == tx.signingHash(), "\(tx.type)")
+            #expect(try signed.recoverSender() == TestKeys.sender)
+        }
+    }
+}
