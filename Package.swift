@@ -3,8 +3,10 @@
 //
 // Layers (dependencies point one way, top to bottom):
 //   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
-//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes   (stdlib only)
+//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
+//   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
+//   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
 //   command line         SandnetCLI -> `sandnet`
@@ -14,9 +16,10 @@ let package = Package(
     name: "Sandnet",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
+        .library(
+            name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
-        .library(name: "SandnetWallet", targets: ["EthereumTransactions"]),
+        .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
     dependencies: [
@@ -39,33 +42,74 @@ let package = Package(
         .target(name: "KeccakHashing"),
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
+        .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
 
-        // MARK: Wallet
+        // MARK: Storage (the only code that calls LevelDB)
+        .target(name: "KeyValueStorage", dependencies: ["CLevelDB"]),
+
+        // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
+        .target(
+            name: "HDWallet",
+            dependencies: ["ByteCoding", "EthereumTypes", "CryptoCore"],
+            exclude: ["Resources/README.md"],
+            resources: [.copy("Resources/wordlists")]),
+        .target(
+            name: "SecretStorage",
+            dependencies: ["ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore"]),
+
         .target(
             name: "EthereumTransactions",
             dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+
+        // MARK: Ledger cores (deterministic, synchronous, no networking)
+        .target(
+            name: "EthereumLedger",
+            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "KeyValueStorage"]),
+
+        // MARK: JSON-RPC wire layer (no HTTP)
+        .target(name: "JSONRPC"),
+
+        // MARK: The node core: ledger + JSON-RPC methods + faucet (no HTTP)
+        .target(
+            name: "SandnetNode",
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
+                "EthereumLedger", "KeyValueStorage", "JSONRPC",
+            ]),
 
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "EthereumTransactions",
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "EthereumTransactions",
             ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "Conformance",
-                "EthereumTransactions",
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "EthereumTransactions", "Conformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Conformance"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
+        .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
+        .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(
+            name: "SandnetNodeTests",
+            dependencies: ["SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
+        .testTarget(
+            name: "EthereumLedgerTests",
+            dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(

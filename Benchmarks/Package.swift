@@ -13,6 +13,18 @@ let package = Package(
     targets: [
         // Raw C libraries, for "wrapper overhead vs raw calls" comparisons in the same run.
         .systemLibrary(name: "BenchCSecp256k1", path: "Sources/BenchCSecp256k1", pkgConfig: "libsecp256k1"),
+        .systemLibrary(name: "BenchCOpenSSL", path: "Sources/BenchCOpenSSL", pkgConfig: "libcrypto"),
+        .executableTarget(
+            name: "CodecBenchmarks",
+            dependencies: [
+                .product(name: "SandnetCodecs", package: "Sandnet"),
+                .product(name: "SandnetCrypto", package: "Sandnet"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchCSecp256k1",
+            ],
+            path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
         .executableTarget(
             name: "TransactionBenchmarks",
             dependencies: [

@@ -72,14 +72,17 @@ public protocol VectorSuite: Sendable {
 /// The registry of suites and the entry point the CLI and the tests share.
 public enum VectorRunner {
     /// Every suite, in report order.
-    public static let suites: [any VectorSuite] = [RLPSuite(), EIP55Suite(), TransactionSuite(), EIP155Suite()]
+    public static let suites: [any VectorSuite] = [
+        RLPSuite(), EIP55Suite(), EIP155Suite(), BIP39Suite(), BIP32Suite(), KeystoreSuite(), TransactionSuite(),
+    ]
 
     public static var suiteNames: [String] { suites.map(\.name) }
 
     /// Runs the named suites (all when `names` is empty). Unknown names are a programmer/user error the
     /// caller checks first with ``suiteNames``.
     public static func run(_ names: [String], store: VectorStore) -> [SuiteReport] {
-        let selected = names.isEmpty ? suites : suites.filter { names.contains($0.name) }
+        // Requested suites run in the order they were named; all suites in registry order otherwise.
+        let selected = names.isEmpty ? suites : names.compactMap { name in suites.first { $0.name == name } }
         return selected.map { $0.run(store) }
     }
 }

@@ -35,25 +35,23 @@ public struct RLPEncoder: Sendable {
         }
     }
 
-    /// Appends a list whose items `body` appends.
+    /// Appends a list whose items `body` appends. The payload is written in place after a one-byte
+    /// placeholder; a long-form header shifts it once, without allocating.
     @inlinable
     public mutating func appendList(_ body: (inout RLPEncoder) throws -> Void) rethrows {
-        let start = bytes.count
+        let headerIndex = bytes.count
+        bytes.append(0xc0)
         try body(&self)
-        let length = bytes.count - start
+        let length = bytes.count - headerIndex - 1
         if length < 56 {
-            bytes.insert(0xc0 + UInt8(length), at: start)
+            bytes[headerIndex] = 0xc0 + UInt8(length)
         } else {
-            var header: [UInt8] = [0]
-            var n = length
-            var digits: [UInt8] = []
-            while n > 0 {
-                digits.append(UInt8(n & 0xff))
-                n >>= 8
+            let lengthBytes = (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
+            bytes[headerIndex] = 0xf7 + UInt8(lengthBytes)
+            bytes.insert(contentsOf: repeatElement(0, count: lengthBytes), at: headerIndex + 1)
+            for i in 0..<lengthBytes {
+                bytes[headerIndex + 1 + i] = UInt8(truncatingIfNeeded: length >> ((lengthBytes - 1 - i) * 8))
             }
-            header[0] = 0xf7 + UInt8(digits.count)
-            header.append(contentsOf: digits.reversed())
-            bytes.insert(contentsOf: header, at: start)
         }
     }
 

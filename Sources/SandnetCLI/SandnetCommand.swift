@@ -9,7 +9,7 @@ struct SandnetCommand: ParsableCommand {
         version: SandnetVersion.current,
         subcommands: [
             VectorsCommand.self, KeccakCommand.self, RLPCommand.self, AddressCommand.self, UnitsCommand.self,
-            TxCommand.self, SignCommand.self,
+            MnemonicCommand.self, KeystoreCommand.self, TxCommand.self, SignCommand.self,
         ]
     )
 }

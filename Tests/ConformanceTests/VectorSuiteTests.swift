@@ -7,7 +7,10 @@ import Testing
 @Suite struct VectorSuiteTests {
     /// `transactions`: 139 tests, one (test, newest modelled fork) case each; the two ttSignature element-count
     /// tests carry results only up to London and are skipped.
-    @Test(arguments: [("rlp", 54, 0), ("eip55", 8, 0), ("transactions", 137, 2), ("eip155", 6, 0)])
+    @Test(arguments: [
+        ("rlp", 54, 0), ("eip55", 8, 0), ("bip39", 312, 0), ("bip32", 33, 0), ("keystore", 5, 0),
+        ("transactions", 137, 2), ("eip155", 6, 0),
+    ])
     func suitePasses(name: String, expectedPassed: Int, expectedSkipped: Int) throws {
         let report = try TestVectors.run(name)
         #expect(report.failed == 0, "\(report.failures.prefix(5))")

@@ -1,0 +1,412 @@
+import EthereumTypes
+import KeccakHashing
+import MerkleTrie
+import RLPCoding
+
+/// How blocks are produced.
+public enum MiningMode: Sendable, Equatable {
+    /// A block as soon as transactions become executable (Anvil's default).
+    case automatic
+    /// A block every `seconds`, empty or not; the caller's timer calls ``Ledger/mineDue(now:)``.
+    case interval(seconds: UInt64)
+    /// Only on request (``Ledger/mine(blocks:now:)``).
+    case manual
+}
+
+/// Where an included transaction lives.
+public struct TransactionLocation: Sendable, Equatable {
+    public var blockNumber: UInt64
+    public var index: Int
+}
+
+/// Everything a snapshot captures. Collections are copy-on-write, so a snapshot costs O(1) to take and
+/// to restore; the first change after a snapshot copies the tables it touches.
+struct ChainState: Sendable {
+    var accounts: [Address: Account] = [:]
+    /// Per-address state after each block that changed it, for queries at past blocks and reorgs.
+    var history: [Address: [(block: UInt64, account: Account?)]] = [:]
+    var dirty: Set<Address> = []
+    var stateTrie = PatriciaTrie()
+    var blocks: [Block] = []
+    var blockNumbers: [[UInt8]: UInt64] = [:]
+    var transactionIndex: [[UInt8]: TransactionLocation] = [:]
+    var pool = TransactionPool()
+    var burned = UInt256.zero
+    var timeOffset: Int64 = 0
+    var nextTimestamp: UInt64?
+    var nextBaseFee: UInt256?
+    /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it.
+    var supply = UInt256.zero
+    /// (burned, supply) after each block, for reorgs.
+    var totals: [(burned: UInt256, supply: UInt256)] = []
+    /// Distinguishes replacement blocks after a reorg.
+    var reorgCount: UInt64 = 0
+}
+
+/// The EVM-less Ethereum ledger: accounts, the transaction pool, EIP-1559 fees, exact gas accounting and
+/// burning, block production with real tries. Deterministic and synchronous: the clock is an argument,
+/// and nothing here knows about networking.
+public struct Ledger: Sendable {
+    public let config: ChainConfig
+    var state: ChainState
+    var snapshots: [(id: UInt64, state: ChainState)] = []
+    var nextSnapshotID: UInt64 = 1
+    public var miningMode: MiningMode = .automatic
+    /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it, to the wei.
+    public var totalSupply: UInt256 { state.supply }
+    var persistence: LedgerPersistence?
+
+    /// A fresh chain from `genesis`. See ``Ledger/open(config:genesis:store:)`` for persistent chains.
+    public init(config: ChainConfig = ChainConfig(), genesis: [GenesisAccount]) {
+        self.config = config
+        var state = ChainState()
+        var supply = UInt256.zero
+        for g in genesis {
+            var account = state.accounts[g.address] ?? Account()
+            account.balance = account.balance + g.balance
+            account.nonce = g.nonce
+            account.code = g.code
+            state.accounts[g.address] = account
+            supply = supply + g.balance
+        }
+        for (address, account) in state.accounts {
+            state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
+            state.history[address] = [(0, account)]
+        }
+        var header = BlockHeader(
+            parentHash: [UInt8](repeating: 0, count: 32), coinbase: config.coinbase,
+            stateRoot: state.stateTrie.rootHash, transactionsRoot: PatriciaTrie.emptyRoot,
+            receiptsRoot: PatriciaTrie.emptyRoot, number: 0, gasLimit: config.gasLimit, gasUsed: 0,
+            timestamp: config.genesisTimestamp, extraData: config.extraData,
+            mixHash: [UInt8](repeating: 0, count: 32), baseFeePerGas: config.genesisBaseFee)
+        header.parentBeaconBlockRoot = [UInt8](repeating: 0, count: 32)
+        let hash = header.hash
+        state.blocks = [Block(header: header, hash: hash, transactions: [], receipts: [])]
+        state.blockNumbers[hash] = 0
+        state.supply = supply
+        state.totals = [(.zero, supply)]
+        self.state = state
+    }
+
+    // MARK: - Queries
+
+    public var head: Block { state.blocks[state.blocks.count - 1] }
+    public var blockNumber: UInt64 { head.number }
+    public var burned: UInt256 { state.burned }
+    public var pool: TransactionPool { state.pool }
+
+    /// Base fee of the next block (the "pending" block).
+    public var nextBaseFee: UInt256 {
+        if let fee = state.nextBaseFee { return fee }
+        if config.fixedBaseFee { return head.header.baseFeePerGas }
+        return FeeMarket.nextBaseFee(
+            parentBaseFee: head.header.baseFeePerGas, parentGasUsed: head.header.gasUsed,
+            parentGasLimit: head.header.gasLimit)
+    }
+
+    /// The account now (including changes not yet sealed into a block), or at the end of block `number`.
+    public func account(_ address: Address, atBlock number: UInt64? = nil) -> Account {
+        guard let number, number < blockNumber else { return state.accounts[address] ?? Account() }
+        guard let entries = state.history[address] else { return Account() }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].block <= number { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? Account() : (entries[low - 1].account ?? Account())
+    }
+
+    /// Every address with state (the dev and genesis accounts, and everything touched since).
+    public var addresses: [Address] { Array(state.accounts.keys) }
+
+    /// The next nonce to use: the account nonce advanced over the sender's consecutive pool transactions.
+    public func pendingNonce(_ address: Address) -> UInt64 {
+        state.pool.pendingNonce(address, accountNonce: account(address).nonce)
+    }
+
+    public func block(number: UInt64) -> Block? {
+        number < state.blocks.count ? state.blocks[Int(number)] : nil
+    }
+
+    public func block(hash: [UInt8]) -> Block? {
+        state.blockNumbers[hash].flatMap { block(number: $0) }
+    }
+
+    /// A transaction by hash: included (with its location) or pending in the pool.
+    public func transaction(_ hash: [UInt8]) -> (LedgerTransaction, TransactionLocation?)? {
+        if let loc = state.transactionIndex[hash], let block = block(number: loc.blockNumber) {
+            return (block.transactions[loc.index], loc)
+        }
+        return state.pool.transaction(hash).map { ($0, nil) }
+    }
+
+    public func receipt(_ hash: [UInt8]) -> (Receipt, Block)? {
+        guard let loc = state.transactionIndex[hash], let block = block(number: loc.blockNumber) else { return nil }
+        return (block.receipts[loc.index], block)
+    }
+
+    // MARK: - Admission
+
+    /// The outcome of a submission.
+    public struct Submission: Sendable {
+        public var hash: [UInt8]
+        /// The transaction it replaced in the pool, if any.
+        public var replaced: [UInt8]?
+        /// Blocks mined because of it (automatic mining).
+        public var minedBlocks: [Block]
+    }
+
+    /// Validates `tx` with go-ethereum's pool rules and adds it to the pool; with automatic mining,
+    /// mines the transactions that became executable.
+    public mutating func submit(_ tx: LedgerTransaction, now: UInt64) throws(LedgerError) -> Submission {
+        try validate(tx)
+        let replaced = state.pool.insert(tx)
+        try enforceLimits(keeping: tx)
+        var mined: [Block] = []
+        if miningMode == .automatic {
+            mined = try mineExecutable(now: now)
+        }
+        return Submission(hash: tx.hash, replaced: replaced, minedBlocks: mined)
+    }
+
+    /// Admission checks in go-ethereum's order (`txpool.ValidateTransaction`, `ValidateTransactionWithState`,
+    /// `legacypool.add`).
+    func validate(_ tx: LedgerTransaction) throws(LedgerError) {
+        if state.pool.contains(tx.hash) { throw .alreadyKnown }
+        if tx.gasLimit > config.gasLimit { throw .exceedsBlockGasLimit }
+        if let cap = config.transactionGasCap, tx.gasLimit > cap { throw .gasLimitTooHigh(cap: cap, gas: tx.gasLimit) }
+        if tx.maxPriorityFeePerGas > tx.maxFeePerGas { throw .tipAboveFeeCap }
+        if let chainID = tx.chainID, chainID != config.chainID { throw .wrongChainID(have: chainID, want: config.chainID) }
+        if tx.nonce == .max { throw .nonceMax }
+        if tx.gasLimit < tx.intrinsicGas { throw .intrinsicGasTooLow(gas: tx.gasLimit, needed: tx.intrinsicGas) }
+        if tx.gasLimit < tx.floorGas { throw .floorDataGasTooLow(gas: tx.gasLimit, needed: tx.floorGas) }
+        if tx.maxPriorityFeePerGas < config.minimumTip {
+            throw .underpriced(tip: tx.maxPriorityFeePerGas, minimum: config.minimumTip)
+        }
+        let sender = account(tx.sender)
+        if tx.nonce < sender.nonce { throw .nonceTooLow(next: sender.nonce, got: tx.nonce) }
+        guard let cost = tx.maximumCost else { throw .insufficientFunds(balance: sender.balance, cost: .max) }
+        if sender.balance < cost { throw .insufficientFunds(balance: sender.balance, cost: cost) }
+        if let old = state.pool.existing(sender: tx.sender, nonce: tx.nonce) {
+            let bump = UInt256(100 + config.replacementBumpPercent)
+            let feeThreshold = old.maxFeePerGas * bump / 100
+            let tipThreshold = old.maxPriorityFeePerGas * bump / 100
+            if tx.maxFeePerGas <= old.maxFeePerGas || tx.maxPriorityFeePerGas <= old.maxPriorityFeePerGas
+                || tx.maxFeePerGas < feeThreshold || tx.maxPriorityFeePerGas < tipThreshold
+            {
+                throw .replacementUnderpriced
+            }
+        }
+        let queued = state.pool.committedCost(tx.sender, excludingNonce: tx.nonce)
+        let (need, overflow) = queued.addingReportingOverflow(cost)
+        if overflow || sender.balance < need {
+            throw .insufficientFunds(balance: sender.balance, cost: overflow ? .max : need)
+        }
+    }
+
+    /// Per-sender and global pool limits: the cheapest transaction is evicted for a better one, otherwise the
+    /// newcomer is refused.
+    mutating func enforceLimits(keeping tx: LedgerTransaction) throws(LedgerError) {
+        if (state.pool.bySender[tx.sender]?.count ?? 0) > config.poolLimitPerSender {
+            state.pool.remove(tx.hash)
+            throw .invalidRequest("account limit exceeded")
+        }
+        while state.pool.count > config.poolLimitTotal {
+            let fee = nextBaseFee
+            guard let victim = state.pool.cheapest(baseFee: fee, accountNonce: { account($0).nonce }) else { break }
+            state.pool.remove(victim.hash)
+            if victim.hash == tx.hash { throw .poolFull }
+        }
+    }
+
+    // MARK: - Mining
+
+    /// Mines one block with every executable transaction (if any), as automatic mining does.
+    mutating func mineExecutable(now: UInt64) throws(LedgerError) -> [Block] {
+        let executable = state.pool.executable(baseFee: nextBaseFee) { account($0).nonce }
+        guard !executable.isEmpty else { return [] }
+        var mined: [Block] = []
+        // Keep mining while executable transactions remain (a full block leaves the rest for the next).
+        var guardCount = 0
+        while guardCount < 1_000 {
+            let block = try seal(now: now)
+            mined.append(block)
+            guardCount += 1
+            if block.transactions.isEmpty { break }
+            if state.pool.executable(baseFee: nextBaseFee, accountNonce: { account($0).nonce }).isEmpty { break }
+        }
+        return mined
+    }
+
+    /// Mines `blocks` blocks (empty ones too), each with the executable transactions that fit.
+    public mutating func mine(blocks count: Int = 1, now: UInt64, interval: UInt64? = nil) throws(LedgerError) -> [Block] {
+        var mined: [Block] = []
+        mined.reserveCapacity(count)
+        for i in 0..<count {
+            if let interval, i > 0 { state.nextTimestamp = head.header.timestamp + interval }
+            mined.append(try seal(now: now))
+        }
+        return mined
+    }
+
+    /// The timestamp the next block will get.
+    public func nextBlockTimestamp(now: UInt64) -> UInt64 {
+        if let t = state.nextTimestamp { return t }
+        let adjusted = Int64(clamping: now) &+ state.timeOffset
+        let wanted = adjusted < 0 ? 0 : UInt64(adjusted)
+        return max(wanted, head.header.timestamp + 1)
+    }
+
+    /// Builds, executes and seals the next block.
+    mutating func seal(now: UInt64) throws(LedgerError) -> Block {
+        let parent = head
+        let baseFee = nextBaseFee
+        let number = parent.number + 1
+        let timestamp = nextBlockTimestamp(now: now)
+        state.nextTimestamp = nil
+        state.nextBaseFee = nil
+        let candidates = state.pool.executable(baseFee: baseFee) { account($0).nonce }
+        var included: [LedgerTransaction] = []
+        var receipts: [Receipt] = []
+        var gasUsed: UInt64 = 0
+        var skippedSenders: Set<Address> = []
+        for tx in candidates {
+            if skippedSenders.contains(tx.sender) { continue }
+            guard gasUsed + tx.gasLimit <= config.gasLimit else {
+                skippedSenders.insert(tx.sender)
+                continue
+            }
+            let sender = account(tx.sender)
+            guard sender.nonce == tx.nonce, let cost = tx.maximumCost, sender.balance >= cost else {
+                // Funds spent since admission: geth drops such a transaction from the pending set.
+                state.pool.remove(tx.hash)
+                skippedSenders.insert(tx.sender)
+                continue
+            }
+            let receipt = apply(tx, baseFee: baseFee, index: included.count, cumulative: gasUsed, blockNumber: number)
+            gasUsed += receipt.gasUsed
+            included.append(tx)
+            receipts.append(receipt)
+            state.pool.remove(tx.hash)
+        }
+        for tx in included { state.pool.prune(tx.sender, accountNonce: account(tx.sender).nonce) }
+        let stateRoot = commitDirtyAccounts(block: number)
+        var bloom = LogsBloom.empty
+        for r in receipts { for i in 0..<256 { bloom[i] |= r.logsBloom[i] } }
+        var header = BlockHeader(
+            parentHash: parent.hash, coinbase: config.coinbase, stateRoot: stateRoot,
+            transactionsRoot: PatriciaTrie(orderedValues: included.map(\.encoding)).rootHash,
+            receiptsRoot: PatriciaTrie(orderedValues: receipts.map(\.encoding)).rootHash,
+            number: number, gasLimit: config.gasLimit, gasUsed: gasUsed, timestamp: timestamp,
+            extraData: config.extraData, mixHash: mixHash(parent: parent), baseFeePerGas: baseFee)
+        header.logsBloom = bloom
+        header.parentBeaconBlockRoot = Keccak256.hash(parent.header.mixHash)
+        let hash = header.hash
+        for i in receipts.indices { receipts[i].blockNumber = number }
+        let block = Block(header: header, hash: hash, transactions: included, receipts: receipts)
+        state.blocks.append(block)
+        state.totals.append((state.burned, state.supply))
+        state.blockNumbers[hash] = number
+        for (i, tx) in included.enumerated() {
+            state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: number, index: i)
+        }
+        try persistence?.commit(block: block, ledger: self)
+        return block
+    }
+
+    /// Executes a value transfer exactly as the execution specs charge it and returns its receipt.
+    mutating func apply(
+        _ tx: LedgerTransaction, baseFee: UInt256, index: Int, cumulative: UInt64, blockNumber: UInt64
+    ) -> Receipt {
+        let tip = tx.effectiveTip(baseFee: baseFee) ?? .zero
+        let price = tx.usesGasPrice ? tx.maxFeePerGas : baseFee + tip
+        let coinbaseTip = tx.usesGasPrice ? tx.maxFeePerGas - baseFee : tip
+        let gasUsed = tx.gasUsed
+        var sender = account(tx.sender)
+        sender.balance = sender.balance - (UInt256(gasUsed) * price + tx.value)
+        sender.nonce += 1
+        setAccount(tx.sender, sender)
+        var contractAddress: Address?
+        if let to = tx.to {
+            var recipient = account(to)
+            recipient.balance = recipient.balance + tx.value
+            setAccount(to, recipient)
+        } else {
+            let created = Self.contractAddress(sender: tx.sender, nonce: tx.nonce)
+            var account = account(created)
+            account.balance = account.balance + tx.value
+            account.nonce = max(account.nonce, 1)
+            setAccount(created, account)
+            contractAddress = created
+        }
+        var coinbase = account(config.coinbase)
+        coinbase.balance = coinbase.balance + UInt256(gasUsed) * coinbaseTip
+        setAccount(config.coinbase, coinbase)
+        state.burned = state.burned + UInt256(gasUsed) * baseFee
+        // EIP-161: touched accounts left empty are removed.
+        for touched in [tx.to, config.coinbase].compactMap({ $0 }) where account(touched).isEmpty {
+            if state.accounts[touched] != nil {
+                state.accounts[touched] = nil
+                state.dirty.insert(touched)
+            }
+        }
+        return Receipt(
+            type: tx.type, status: true, cumulativeGasUsed: cumulative + gasUsed, gasUsed: gasUsed,
+            effectiveGasPrice: price, logs: [], logsBloom: LogsBloom.empty, transactionHash: tx.hash,
+            transactionIndex: index, blockNumber: blockNumber, from: tx.sender, to: tx.to,
+            contractAddress: contractAddress)
+    }
+
+    /// prevRandao stand-in: deterministic, and different for replacement blocks after a reorg.
+    func mixHash(parent: Block) -> [UInt8] {
+        var seed = parent.hash
+        if state.reorgCount > 0 {
+            var e = RLPEncoder()
+            e.appendUInt64(state.reorgCount)
+            seed += e.bytes
+        }
+        return Keccak256.hash(seed)
+    }
+
+    /// keccak256(rlp([sender, nonce]))[12...] (Yellow Paper §7).
+    public static func contractAddress(sender: Address, nonce: UInt64) -> Address {
+        var e = RLPEncoder()
+        e.appendList { l in
+            l.appendBytes(sender.bytes)
+            l.appendUInt64(nonce)
+        }
+        return Address(Keccak256.hash(e.bytes)[12...])!
+    }
+
+    mutating func setAccount(_ address: Address, _ account: Account) {
+        state.accounts[address] = account
+        state.dirty.insert(address)
+    }
+
+    /// Writes changed accounts into the state trie and their history; returns the new state root.
+    mutating func commitDirtyAccounts(block: UInt64) -> [UInt8] {
+        for address in state.dirty {
+            let key = Keccak256.hash(address.bytes)
+            let account = state.accounts[address]
+            if let account, !account.isEmpty || !account.code.isEmpty {
+                state.stateTrie.set(key, account.stateEncoding)
+            } else {
+                state.stateTrie.remove(key)
+            }
+            state.history[address, default: []].append((block, account))
+        }
+        persistence?.noteDirty(state.dirty)
+        state.dirty.removeAll(keepingCapacity: true)
+        return state.stateTrie.rootHash
+    }
+
+    /// Interval mining: mines a block if one is due at `now` (the server's timer calls this).
+    public mutating func mineDue(now: UInt64) throws(LedgerError) -> [Block] {
+        guard case .interval(let seconds) = miningMode else { return [] }
+        let due = head.header.timestamp + seconds
+        guard Int64(clamping: now) &+ state.timeOffset >= Int64(clamping: due) else { return [] }
+        state.nextTimestamp = state.nextTimestamp ?? max(due, nextBlockTimestamp(now: now))
+        return [try seal(now: now)]
+    }
+}

@@ -1,0 +1,55 @@
+import EthereumTypes
+
+/// Why the ledger refused a transaction or a request. ``message`` is go-ethereum's text, byte for byte
+/// (`core/txpool/validation.go`, `core/error.go`, `core/types/transaction_signing.go`), because client
+/// libraries (viem, ethers, web3swift) match on it.
+public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
+    case nonceTooLow(next: UInt64, got: UInt64)
+    case insufficientFunds(balance: UInt256, cost: UInt256)
+    case intrinsicGasTooLow(gas: UInt64, needed: UInt64)
+    case floorDataGasTooLow(gas: UInt64, needed: UInt64)
+    case feeCapBelowBaseFee(sender: Address, maxFee: UInt256, baseFee: UInt256)
+    case tipAboveFeeCap
+    case alreadyKnown
+    case replacementUnderpriced
+    case exceedsBlockGasLimit
+    case gasLimitTooHigh(cap: UInt64, gas: UInt64)
+    case wrongChainID(have: UInt64, want: UInt64)
+    case invalidSender(String)
+    case underpriced(tip: UInt256, minimum: UInt256)
+    case poolFull
+    case nonceMax
+    case unknownTransaction
+    case unknownSnapshot(UInt64)
+    case invalidRequest(String)
+
+    public var message: String {
+        switch self {
+        case .nonceTooLow(let next, let got): return "nonce too low: next nonce \(next), tx nonce \(got)"
+        case .insufficientFunds(let balance, let cost):
+            return "insufficient funds for gas * price + value: balance \(balance), tx cost \(cost), overshot \(cost - balance)"
+        case .intrinsicGasTooLow(let gas, let needed): return "intrinsic gas too low: gas \(gas), minimum needed \(needed)"
+        case .floorDataGasTooLow(let gas, let needed):
+            return "insufficient gas for floor data gas cost: gas \(gas), minimum needed \(needed)"
+        case .feeCapBelowBaseFee(let sender, let maxFee, let baseFee):
+            return "max fee per gas less than block base fee: address \(sender.checksummed), maxFeePerGas: \(maxFee), baseFee: \(baseFee)"
+        case .tipAboveFeeCap: return "max priority fee per gas higher than max fee per gas"
+        case .alreadyKnown: return "already known"
+        case .replacementUnderpriced: return "replacement transaction underpriced"
+        case .exceedsBlockGasLimit: return "exceeds block gas limit"
+        case .gasLimitTooHigh(let cap, let gas): return "transaction gas limit too high (cap: \(cap), tx: \(gas))"
+        case .wrongChainID(let have, let want):
+            return "invalid sender: invalid chain id for signer: have \(have) want \(want)"
+        case .invalidSender(let why): return why.isEmpty ? "invalid sender" : "invalid sender: \(why)"
+        case .underpriced(let tip, let minimum):
+            return "transaction underpriced: gas tip cap \(tip), minimum needed \(minimum)"
+        case .poolFull: return "txpool is full"
+        case .nonceMax: return "nonce has max value"
+        case .unknownTransaction: return "transaction not found"
+        case .unknownSnapshot(let id): return "snapshot \(id) not found"
+        case .invalidRequest(let why): return why
+        }
+    }
+
+    public var description: String { message }
+}

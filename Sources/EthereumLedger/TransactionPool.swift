@@ -1,0 +1,181 @@
+import EthereumTypes
+
+/// Pending (executable) and queued (nonce-gap) transactions per sender, with geth's admission rules for
+/// replacement, limits and eviction (`core/txpool/legacypool`).
+public struct TransactionPool: Sendable {
+    struct Entry: Sendable {
+        var transaction: LedgerTransaction
+        var arrival: UInt64
+    }
+
+    var bySender: [Address: [UInt64: Entry]] = [:]
+    var locations: [[UInt8]: (sender: Address, nonce: UInt64)] = [:]
+    var arrivals: UInt64 = 0
+
+    public init() {}
+
+    public var count: Int { locations.count }
+
+    public func contains(_ hash: [UInt8]) -> Bool { locations[hash] != nil }
+
+    public func transaction(_ hash: [UInt8]) -> LedgerTransaction? {
+        guard let loc = locations[hash] else { return nil }
+        return bySender[loc.sender]?[loc.nonce]?.transaction
+    }
+
+    func existing(sender: Address, nonce: UInt64) -> LedgerTransaction? { bySender[sender]?[nonce]?.transaction }
+
+    /// The next nonce after the sender's consecutive pool transactions (Anvil's and geth's "pending" nonce).
+    public func pendingNonce(_ sender: Address, accountNonce: UInt64) -> UInt64 {
+        guard let txs = bySender[sender] else { return accountNonce }
+        var n = accountNonce
+        while txs[n] != nil { n += 1 }
+        return n
+    }
+
+    /// Sum of gasLimit × maxFee + value over the sender's pool transactions, except `excludingNonce`.
+    func committedCost(_ sender: Address, excludingNonce: UInt64) -> UInt256 {
+        var total = UInt256.zero
+        for (nonce, entry) in bySender[sender] ?? [:] where nonce != excludingNonce {
+            let (sum, overflow) = total.addingReportingOverflow(entry.transaction.maximumCost ?? .max)
+            total = overflow ? .max : sum
+        }
+        return total
+    }
+
+    /// Inserts (or replaces) a validated transaction; returns the replaced transaction's hash.
+    @discardableResult
+    mutating func insert(_ tx: LedgerTransaction) -> [UInt8]? {
+        arrivals += 1
+        let replaced = bySender[tx.sender]?[tx.nonce]?.transaction.hash
+        if let replaced { locations[replaced] = nil }
+        bySender[tx.sender, default: [:]][tx.nonce] = Entry(transaction: tx, arrival: arrivals)
+        locations[tx.hash] = (tx.sender, tx.nonce)
+        return replaced
+    }
+
+    @discardableResult
+    mutating func remove(_ hash: [UInt8]) -> LedgerTransaction? {
+        guard let loc = locations.removeValue(forKey: hash) else { return nil }
+        let entry = bySender[loc.sender]?.removeValue(forKey: loc.nonce)
+        if bySender[loc.sender]?.isEmpty == true { bySender[loc.sender] = nil }
+        return entry?.transaction
+    }
+
+    /// Drops the sender's transactions with nonces below `accountNonce` (included or made stale).
+    mutating func prune(_ sender: Address, accountNonce: UInt64) {
+        guard let txs = bySender[sender] else { return }
+        for (nonce, entry) in txs where nonce < accountNonce {
+            locations[entry.transaction.hash] = nil
+            bySender[sender]?[nonce] = nil
+        }
+        if bySender[sender]?.isEmpty == true { bySender[sender] = nil }
+    }
+
+    /// The cheapest transaction by tip at `baseFee`, queued ones first: the eviction candidate.
+    func cheapest(baseFee: UInt256, accountNonce: (Address) -> UInt64) -> LedgerTransaction? {
+        var best: (tx: LedgerTransaction, queued: Bool, tip: UInt256)?
+        for (sender, txs) in bySender {
+            let next = pendingNonce(sender, accountNonce: accountNonce(sender))
+            for (nonce, entry) in txs {
+                let queued = nonce >= next
+                let tip = entry.transaction.effectiveTip(baseFee: baseFee) ?? .zero
+                if let b = best {
+                    if (queued && !b.queued) || (queued == b.queued && tip < b.tip) { best = (entry.transaction, queued, tip) }
+                } else {
+                    best = (entry.transaction, queued, tip)
+                }
+            }
+        }
+        return best?.tx
+    }
+
+    /// Executable transactions (consecutive from each sender's account nonce, fee cap ≥ `baseFee`) in block
+    /// order: highest effective tip first, ties by arrival, each sender's nonces in order.
+    public func executable(baseFee: UInt256, accountNonce: (Address) -> UInt64) -> [LedgerTransaction] {
+        var heads = PriorityQueue()
+        var queues: [Address: [Entry]] = [:]
+        for (sender, txs) in bySender {
+            var n = accountNonce(sender)
+            var run: [Entry] = []
+            while let entry = txs[n] {
+                run.append(entry)
+                n += 1
+            }
+            guard !run.isEmpty else { continue }
+            queues[sender] = Array(run.reversed())
+        }
+        for (sender, run) in queues {
+            if let head = run.last, let tip = head.transaction.effectiveTip(baseFee: baseFee) {
+                heads.push(.init(tip: tip, arrival: head.arrival, sender: sender))
+            }
+        }
+        var ordered: [LedgerTransaction] = []
+        while let top = heads.pop() {
+            guard let entry = queues[top.sender]?.popLast() else { continue }
+            ordered.append(entry.transaction)
+            if let next = queues[top.sender]?.last, let tip = next.transaction.effectiveTip(baseFee: baseFee) {
+                heads.push(.init(tip: tip, arrival: next.arrival, sender: top.sender))
+            }
+        }
+        return ordered
+    }
+
+    /// Pending (executable now, ignoring fees) and queued (behind a nonce gap) transactions per sender.
+    public func split(accountNonce: (Address) -> UInt64) -> (pending: [LedgerTransaction], queued: [LedgerTransaction]) {
+        var pending: [LedgerTransaction] = []
+        var queued: [LedgerTransaction] = []
+        for (sender, txs) in bySender {
+            let next = pendingNonce(sender, accountNonce: accountNonce(sender))
+            for (nonce, entry) in txs.sorted(by: { $0.key < $1.key }) {
+                if nonce < next { pending.append(entry.transaction) } else { queued.append(entry.transaction) }
+            }
+        }
+        return (pending, queued)
+    }
+
+    public var all: [LedgerTransaction] {
+        bySender.values.flatMap { $0.values }.sorted { $0.arrival < $1.arrival }.map(\.transaction)
+    }
+}
+
+/// A binary max-heap of sender heads by (tip desc, arrival asc).
+struct PriorityQueue {
+    struct Item {
+        var tip: UInt256
+        var arrival: UInt64
+        var sender: Address
+        func outranks(_ other: Item) -> Bool { tip != other.tip ? tip > other.tip : arrival < other.arrival }
+    }
+
+    var items: [Item] = []
+
+    mutating func push(_ item: Item) {
+        items.append(item)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard items[i].outranks(items[parent]) else { break }
+            items.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> Item? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(0, items.count - 1)
+        let top = items.removeLast()
+        var i = 0
+        while true {
+            let l = 2 * i + 1
+            let r = l + 1
+            var best = i
+            if l < items.count && items[l].outranks(items[best]) { best = l }
+            if r < items.count && items[r].outranks(items[best]) { best = r }
+            if best == i { break }
+            items.swapAt(i, best)
+            i = best
+        }
+        return top
+    }
+}

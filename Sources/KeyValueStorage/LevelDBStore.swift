@@ -1,0 +1,110 @@
+import CLevelDB
+
+/// A ``KeyValueStore`` in a LevelDB directory (the only code that calls LevelDB).
+///
+/// `@unchecked Sendable`: LevelDB's `leveldb_t` is documented as safe for concurrent use by multiple
+/// threads without external synchronisation; the options objects are created once and only read.
+public final class LevelDBStore: KeyValueStore, @unchecked Sendable {
+    private let db: OpaquePointer
+    private let options: OpaquePointer
+    private let readOptions: OpaquePointer
+    private let writeOptions: OpaquePointer
+    private let syncWriteOptions: OpaquePointer
+    public let path: String
+
+    /// Opens (creating if missing) the database at `path`.
+    public init(path: String) throws(StorageError) {
+        self.path = path
+        options = leveldb_options_create()
+        leveldb_options_set_create_if_missing(options, 1)
+        leveldb_options_set_paranoid_checks(options, 1)
+        var error: UnsafeMutablePointer<CChar>?
+        guard let handle = leveldb_open(options, path, &error) else {
+            let message = Self.consume(error) ?? "cannot open \(path)"
+            leveldb_options_destroy(options)
+            throw StorageError(message)
+        }
+        db = handle
+        readOptions = leveldb_readoptions_create()
+        writeOptions = leveldb_writeoptions_create()
+        syncWriteOptions = leveldb_writeoptions_create()
+        leveldb_writeoptions_set_sync(syncWriteOptions, 1)
+    }
+
+    deinit {
+        leveldb_close(db)
+        leveldb_options_destroy(options)
+        leveldb_readoptions_destroy(readOptions)
+        leveldb_writeoptions_destroy(writeOptions)
+        leveldb_writeoptions_destroy(syncWriteOptions)
+    }
+
+    /// Turns LevelDB's `errptr` channel into a message and frees it.
+    private static func consume(_ error: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let error else { return nil }
+        defer { leveldb_free(error) }
+        return String(cString: error)
+    }
+
+    public func get(_ key: [UInt8]) throws(StorageError) -> [UInt8]? {
+        var length = 0
+        var error: UnsafeMutablePointer<CChar>?
+        let value = key.withUnsafeBufferPointer { k in
+            k.withMemoryRebound(to: CChar.self) { kc in
+                leveldb_get(db, readOptions, kc.baseAddress, k.count, &length, &error)
+            }
+        }
+        if let message = Self.consume(error) { throw StorageError(message) }
+        guard let value else { return nil }
+        defer { leveldb_free(value) }
+        return [UInt8](UnsafeRawBufferPointer(start: value, count: length))
+    }
+
+    public func write(_ batch: WriteBatch, sync: Bool) throws(StorageError) {
+        let wb = leveldb_writebatch_create()
+        defer { leveldb_writebatch_destroy(wb) }
+        for op in batch.operations {
+            switch op {
+            case .put(let k, let v):
+                k.withUnsafeBufferPointer { kp in
+                    v.withUnsafeBufferPointer { vp in
+                        kp.withMemoryRebound(to: CChar.self) { kc in
+                            vp.withMemoryRebound(to: CChar.self) { vc in
+                                leveldb_writebatch_put(wb, kc.baseAddress, kp.count, vc.baseAddress, vp.count)
+                            }
+                        }
+                    }
+                }
+            case .delete(let k):
+                k.withUnsafeBufferPointer { kp in
+                    kp.withMemoryRebound(to: CChar.self) { kc in leveldb_writebatch_delete(wb, kc.baseAddress, kp.count) }
+                }
+            }
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        leveldb_write(db, sync ? syncWriteOptions : writeOptions, wb, &error)
+        if let message = Self.consume(error) { throw StorageError(message) }
+    }
+
+    public func scan(prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+        let it = leveldb_create_iterator(db, readOptions)!
+        defer { leveldb_iter_destroy(it) }
+        prefix.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { pc in leveldb_iter_seek(it, pc.baseAddress, p.count) }
+        }
+        while leveldb_iter_valid(it) != 0 {
+            var keyLength = 0
+            var valueLength = 0
+            let keyPointer = leveldb_iter_key(it, &keyLength)!
+            let key = [UInt8](UnsafeRawBufferPointer(start: keyPointer, count: keyLength))
+            guard key.starts(with: prefix) else { break }
+            let valuePointer = leveldb_iter_value(it, &valueLength)!
+            let value = [UInt8](UnsafeRawBufferPointer(start: valuePointer, count: valueLength))
+            if try !body(key, value) { break }
+            leveldb_iter_next(it)
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        leveldb_iter_get_error(it, &error)
+        if let message = Self.consume(error) { throw StorageError(message) }
+    }
+}

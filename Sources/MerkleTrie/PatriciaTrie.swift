@@ -1,0 +1,264 @@
+import KeccakHashing
+import RLPCoding
+
+/// A Merkle-Patricia trie (Yellow Paper appendix D) as a persistent value: every update shares the
+/// untouched nodes with the previous version, so a copy is an O(1) snapshot and reverting is assignment.
+///
+/// Node hashes are computed lazily and cached in the nodes, so the root after k updates costs O(k · depth)
+/// hashes, not a rebuild.
+public struct PatriciaTrie: Sendable {
+    var root: TrieNode?
+
+    /// keccak256(rlp("")): the root of the empty trie.
+    public static let emptyRoot: [UInt8] = Keccak256.hash([0x80])
+
+    public init() {}
+
+    /// Builds the trie of `values[i]` keyed by `rlp(i)`: the transactions and receipts tries of a block.
+    public init(orderedValues values: [[UInt8]]) {
+        for (index, value) in values.enumerated() {
+            var key = RLPEncoder(capacity: 9)
+            key.appendUInt64(UInt64(index))
+            set(key.bytes, value)
+        }
+    }
+
+    public var isEmpty: Bool { root == nil }
+
+    /// The 32-byte root hash.
+    public var rootHash: [UInt8] {
+        guard let root else { return Self.emptyRoot }
+        return Keccak256.hash(root.encoding)
+    }
+
+    /// The value at `key`, or nil.
+    public func get(_ key: [UInt8]) -> [UInt8]? {
+        let path = Nibbles(key)
+        var node = root
+        var offset = 0
+        while let current = node {
+            switch current.kind {
+            case .leaf(let rest, let value):
+                return path.matches(rest, at: offset) && offset + rest.count == path.count ? value : nil
+            case .extension(let prefix, let child):
+                guard path.matches(prefix, at: offset) else { return nil }
+                offset += prefix.count
+                node = child
+            case .branch(let children, let value):
+                if offset == path.count { return value }
+                node = children[Int(path[offset])]
+                offset += 1
+            }
+        }
+        return nil
+    }
+
+    /// Sets `key` to `value`; an empty value deletes the key (as Ethereum's tries do).
+    public mutating func set(_ key: [UInt8], _ value: [UInt8]) {
+        let path = Nibbles(key).all
+        if value.isEmpty {
+            root = TrieNode.delete(root, path[...])
+        } else {
+            root = TrieNode.insert(root, path[...], value)
+        }
+    }
+
+    /// Removes `key`.
+    public mutating func remove(_ key: [UInt8]) { set(key, []) }
+}
+
+/// Nibbles of a key, high nibble first.
+struct Nibbles {
+    let all: [UInt8]
+    init(_ key: [UInt8]) {
+        var n = [UInt8]()
+        n.reserveCapacity(key.count * 2)
+        for b in key {
+            n.append(b >> 4)
+            n.append(b & 0x0f)
+        }
+        all = n
+    }
+    var count: Int { all.count }
+    subscript(i: Int) -> UInt8 { all[i] }
+    func matches(_ part: [UInt8], at offset: Int) -> Bool {
+        guard offset + part.count <= all.count else { return false }
+        for i in 0..<part.count where all[offset + i] != part[i] { return false }
+        return true
+    }
+}
+
+/// An immutable trie node with a lazily cached encoding.
+///
+/// `@unchecked Sendable`: `kind` never changes after creation; `cachedEncoding` is a pure function of it,
+/// written at most once per node by the single owner that serialises access to the ledger (concurrent
+/// first reads would store identical bytes).
+final class TrieNode: @unchecked Sendable {
+    enum Kind {
+        case leaf(path: [UInt8], value: [UInt8])
+        case `extension`(path: [UInt8], child: TrieNode)
+        case branch(children: [TrieNode?], value: [UInt8]?)
+    }
+
+    let kind: Kind
+    private var cachedEncoding: [UInt8]?
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    static func leaf(_ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode { TrieNode(.leaf(path: Array(path), value: value)) }
+
+    /// rlp(node).
+    var encoding: [UInt8] {
+        if let cachedEncoding { return cachedEncoding }
+        var encoder = RLPEncoder(capacity: 64)
+        switch kind {
+        case .leaf(let path, let value):
+            encoder.appendList { list in
+                list.appendBytes(Self.hexPrefix(path, leaf: true))
+                list.appendBytes(value)
+            }
+        case .extension(let path, let child):
+            encoder.appendList { list in
+                list.appendBytes(Self.hexPrefix(path, leaf: false))
+                child.appendReference(to: &list)
+            }
+        case .branch(let children, let value):
+            encoder.appendList { list in
+                for child in children {
+                    if let child { child.appendReference(to: &list) } else { list.appendBytes([UInt8]()) }
+                }
+                list.appendBytes(value ?? [])
+            }
+        }
+        cachedEncoding = encoder.bytes
+        return encoder.bytes
+    }
+
+    /// A child is embedded when its encoding is shorter than 32 bytes, else referenced by hash.
+    func appendReference(to encoder: inout RLPEncoder) {
+        let e = encoding
+        if e.count < 32 { encoder.appendRaw(e) } else { encoder.appendBytes(Keccak256.hash(e)) }
+    }
+
+    /// Hex-prefix encoding (Yellow Paper appendix C).
+    static func hexPrefix(_ path: [UInt8], leaf: Bool) -> [UInt8] {
+        let flag: UInt8 = leaf ? 2 : 0
+        var out = [UInt8]()
+        out.reserveCapacity(path.count / 2 + 1)
+        var i = 0
+        if path.count % 2 == 1 {
+            out.append((flag | 1) << 4 | path[0])
+            i = 1
+        } else {
+            out.append(flag << 4)
+        }
+        while i < path.count {
+            out.append(path[i] << 4 | path[i + 1])
+            i += 2
+        }
+        return out
+    }
+
+    static func commonPrefixLength(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        var n = 0
+        var ia = a.startIndex
+        var ib = b.startIndex
+        while ia < a.endIndex && ib < b.endIndex && a[ia] == b[ib] {
+            n += 1
+            ia += 1
+            ib += 1
+        }
+        return n
+    }
+
+    static func emptyChildren() -> [TrieNode?] { [TrieNode?](repeating: nil, count: 16) }
+
+    static func insert(_ node: TrieNode?, _ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
+        guard let node else { return leaf(path, value) }
+        switch node.kind {
+        case .leaf(let leafPath, let leafValue):
+            if leafPath.elementsEqual(path) { return leaf(path, value) }
+            let common = commonPrefixLength(leafPath[...], path)
+            var children = emptyChildren()
+            var branchValue: [UInt8]?
+            if leafPath.count == common {
+                branchValue = leafValue
+            } else {
+                children[Int(leafPath[common])] = leaf(leafPath[(common + 1)...], leafValue)
+            }
+            let p = path.startIndex + common
+            if path.count == common {
+                branchValue = value
+            } else {
+                children[Int(path[p])] = leaf(path[(p + 1)...], value)
+            }
+            let branch = TrieNode(.branch(children: children, value: branchValue))
+            return common > 0 ? TrieNode(.extension(path: Array(path.prefix(common)), child: branch)) : branch
+        case .extension(let prefix, let child):
+            let common = commonPrefixLength(prefix[...], path)
+            if common == prefix.count {
+                return TrieNode(.extension(path: prefix, child: insert(child, path.dropFirst(common), value)))
+            }
+            var children = emptyChildren()
+            var branchValue: [UInt8]?
+            children[Int(prefix[common])] =
+                prefix.count - common == 1 ? child : TrieNode(.extension(path: Array(prefix[(common + 1)...]), child: child))
+            let p = path.startIndex + common
+            if path.count == common {
+                branchValue = value
+            } else {
+                children[Int(path[p])] = leaf(path[(p + 1)...], value)
+            }
+            let branch = TrieNode(.branch(children: children, value: branchValue))
+            return common > 0 ? TrieNode(.extension(path: Array(prefix.prefix(common)), child: branch)) : branch
+        case .branch(var children, let branchValue):
+            guard let first = path.first else { return TrieNode(.branch(children: children, value: value)) }
+            children[Int(first)] = insert(children[Int(first)], path.dropFirst(), value)
+            return TrieNode(.branch(children: children, value: branchValue))
+        }
+    }
+
+    static func delete(_ node: TrieNode?, _ path: ArraySlice<UInt8>) -> TrieNode? {
+        guard let node else { return nil }
+        switch node.kind {
+        case .leaf(let leafPath, _):
+            return leafPath.elementsEqual(path) ? nil : node
+        case .extension(let prefix, let child):
+            guard path.starts(with: prefix) else { return node }
+            let newChild = delete(child, path.dropFirst(prefix.count))
+            if newChild === child { return node }
+            guard let newChild else { return nil }
+            return prepend(prefix, to: newChild)
+        case .branch(var children, var branchValue):
+            if let first = path.first {
+                let old = children[Int(first)]
+                let updated = delete(old, path.dropFirst())
+                if updated === old { return node }
+                children[Int(first)] = updated
+            } else {
+                if branchValue == nil { return node }
+                branchValue = nil
+            }
+            let live = children.indices.filter { children[$0] != nil }
+            if live.isEmpty {
+                guard let branchValue else { return nil }
+                return TrieNode(.leaf(path: [], value: branchValue))
+            }
+            if live.count == 1 && branchValue == nil {
+                let index = live[0]
+                return prepend([UInt8(index)], to: children[index]!)
+            }
+            return TrieNode(.branch(children: children, value: branchValue))
+        }
+    }
+
+    /// `prefix` followed by `node`, collapsed to keep the trie canonical.
+    static func prepend(_ prefix: [UInt8], to node: TrieNode) -> TrieNode {
+        if prefix.isEmpty { return node }
+        switch node.kind {
+        case .leaf(let path, let value): return TrieNode(.leaf(path: prefix + path, value: value))
+        case .extension(let path, let child): return TrieNode(.extension(path: prefix + path, child: child))
+        case .branch: return TrieNode(.extension(path: prefix, child: node))
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import CryptoCore
+import EthereumLedger
+import EthereumTransactions
+import EthereumTypes
+import Foundation
+import HDWallet
+import JSONRPC
+import KeyValueStorage
+import Synchronization
+
+/// The fake Sepolia node without its transport: the ledger behind one lock, dev accounts, the faucet,
+/// filters and events, and the JSON-RPC method table. The HTTP/WebSocket server serves ``dispatcher``.
+public final class SandnetNode: Sendable {
+    public let configuration: NodeConfiguration
+    let ledger: Mutex<Ledger>
+    /// Dev accounts in derivation order with their (public, test-only) private keys.
+    public let devAccounts: [(address: Address, privateKey: [UInt8])]
+    let keys: [Address: [UInt8]]
+    public let faucetAddress: Address
+    let faucetKey: [UInt8]
+    let clock: @Sendable () -> UInt64
+    public let events = EventHub()
+    let filters = Mutex(FilterRegistry())
+    let faucetLimiter = Mutex(FaucetLimiter())
+    let methodTable = MethodTable()
+
+    /// The JSON-RPC method table the transports serve.
+    public var dispatcher: RPCDispatcher { methodTable.dispatcher }
+
+    /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
+    public init(
+        configuration: NodeConfiguration, store: (any KeyValueStore)? = nil,
+        clock: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970) }
+    ) throws {
+        self.configuration = configuration
+        self.clock = clock
+        let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
+        let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
+        let accounts = try EthereumAccounts(master: master)
+        var dev: [(Address, [UInt8])] = []
+        for i in 0..<configuration.accountCount {
+            let key = try accounts.key(UInt32(i))
+            dev.append((key.ethereumAddress, key.privateKey!))
+        }
+        // The faucet key is derived, not random, so a data directory reopens with the same faucet.
+        let faucet = try accounts.key(UInt32(1_000_000))
+        faucetAddress = faucet.ethereumAddress
+        faucetKey = faucet.privateKey!
+        devAccounts = dev
+        keys = Dictionary(dev.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })
+        var genesis = dev.map { GenesisAccount(address: $0.0, balance: configuration.accountBalance) }
+        genesis.append(GenesisAccount(address: faucet.ethereumAddress, balance: configuration.faucetBalance))
+        genesis += configuration.genesisAccounts
+        var chain: Ledger
+        if let store {
+            chain = try Ledger.open(config: configuration.chain, genesis: genesis, store: store)
+        } else {
+            chain = Ledger(config: configuration.chain, genesis: genesis)
+        }
+        chain.miningMode = configuration.miningMode
+        ledger = Mutex(chain)
+        var d = RPCDispatcher()
+        registerEthMethods(into: &d)
+        if configuration.devMethodsEnabled { registerDevMethods(into: &d) }
+        methodTable.dispatcher = d
+    }
+
+    public var now: UInt64 { clock() }
+
+    /// Runs `body` on the ledger under the lock and publishes the blocks it mined.
+    func withLedger<T>(_ body: (inout Ledger) throws -> T) rethrows -> T {
+        try ledger.withLock { try body(&$0) }
+    }
+
+    func publish(_ blocks: [Block]) {
+        for block in blocks {
+            events.publish(.newBlock(block))
+            filters.withLock { $0.record(block: block) }
+        }
+    }
+
+    /// A read-only copy of the ledger (copy-on-write: O(1)).
+    public var snapshotOfLedger: Ledger { ledger.withLock { $0 } }
+
+    // MARK: Transactions
+
+    /// Decodes, validates and recovers a raw transaction into the ledger's form.
+    func ledgerTransaction(raw: [UInt8]) throws -> LedgerTransaction {
+        let signed = try SignedTransaction(decoding: raw)
+        if signed.transaction.chainID == nil && !configuration.allowUnprotectedTransactions {
+            throw RPCError.server("only replay-protected (EIP-155) transactions allowed over RPC")
+        }
+        let sender = try signed.recoverSender()
+        return Self.ledgerTransaction(signed, sender: sender)
+    }
+
+    static func ledgerTransaction(_ signed: SignedTransaction, sender: Address) -> LedgerTransaction {
+        let tx = signed.transaction
+        let gas = signed.intrinsicGas
+        return LedgerTransaction(
+            type: tx.type.rawValue, chainID: tx.chainID, nonce: tx.nonce, gasLimit: tx.gas,
+            maxFeePerGas: tx.gasFeeCap, maxPriorityFeePerGas: tx.gasTipCap, to: tx.to, value: tx.value, data: tx.data,
+            accessList: tx.accessList.map { .init(address: $0.address, storageKeys: $0.storageKeys.map(\.bigEndianBytes)) },
+            intrinsicGas: gas.standard, floorGas: gas.floor, hash: signed.hash, sender: sender, encoding: signed.encoded,
+            v: signed.v, r: signed.signature.r, s: signed.signature.s)
+    }
+
+    /// Submits a validated transaction; returns its hash.
+    @discardableResult
+    public func submit(raw: [UInt8]) throws -> [UInt8] {
+        let tx = try ledgerTransaction(raw: raw)
+        return try submit(tx)
+    }
+
+    func submit(_ tx: LedgerTransaction) throws -> [UInt8] {
+        let now = clock()
+        let result = try withLedger { try $0.submit(tx, now: now) }
+        events.publish(.pendingTransaction(tx.hash))
+        filters.withLock { $0.record(pending: tx.hash) }
+        publish(result.minedBlocks)
+        return result.hash
+    }
+
+    /// Suggested priority fee: the 60th percentile of effective tips over the last 20 blocks, 1 gwei when
+    /// they hold no transactions (geth's oracle shape; Anvil's 1 gwei floor when idle).
+    func suggestedTip(_ chain: Ledger) -> UInt256 {
+        var tips: [UInt256] = []
+        let head = chain.blockNumber
+        let start = head >= 20 ? head - 19 : 0
+        for n in start...head {
+            guard let block = chain.block(number: n) else { continue }
+            for tx in block.transactions {
+                if let tip = tx.effectiveTip(baseFee: block.header.baseFeePerGas) { tips.append(tip) }
+            }
+        }
+        guard !tips.isEmpty else { return UInt256(1_000_000_000 as UInt64) }
+        tips.sort()
+        return tips[(tips.count - 1) * 60 / 100]
+    }
+
+    /// Signs and submits an EIP-1559 transfer from a key we hold (eth_sendTransaction, the faucet).
+    func sendFromKey(
+        _ key: [UInt8], from: Address, request: CallRequest
+    ) throws -> [UInt8] {
+        let (nonce, baseFee, tip) = withLedger { chain in
+            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
+        }
+        let gas = request.gas ?? request.gasNeeded
+        let transaction: Transaction
+        if let gasPrice = request.gasPrice {
+            transaction = .legacy(
+                LegacyTransaction(
+                    chainID: configuration.chain.chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: request.to,
+                    value: request.value, data: request.data))
+        } else {
+            let priority = request.maxPriorityFeePerGas ?? UInt256.min(tip, request.maxFeePerGas ?? .max)
+            let maxFee = request.maxFeePerGas ?? (baseFee * 2 + priority)
+            transaction = .dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: configuration.chain.chainID, nonce: nonce, maxPriorityFeePerGas: priority,
+                    maxFeePerGas: maxFee, gas: gas, to: request.to, value: request.value, data: request.data,
+                    accessList: request.accessList))
+        }
+        let signed = try transaction.signed(privateKey: key)
+        return try submit(Self.ledgerTransaction(signed, sender: from))
+    }
+
+    /// Flushes the pool and head to disk (clean shutdown).
+    public func shutdown() throws {
+        try ledger.withLock { try $0.flush() }
+    }
+
+    /// Interval mining tick: mines a block if one is due.
+    public func tick() {
+        let now = clock()
+        let blocks = (try? withLedger { try $0.mineDue(now: now) }) ?? []
+        publish(blocks)
+    }
+
+    public var miningMode: MiningMode { ledger.withLock { $0.miningMode } }
+}
+
+/// Holds the method table. `@unchecked Sendable`: `dispatcher` is written once, inside
+/// ``SandnetNode/init(configuration:store:clock:)`` before the node is shared, and only read afterwards.
+final class MethodTable: @unchecked Sendable {
+    var dispatcher = RPCDispatcher()
+}

@@ -1,0 +1,179 @@
+import EthereumLedger
+import EthereumTypes
+import Testing
+
+@Suite struct PoolAdmissionTests {
+    let now: UInt64 = 1_800_000_000
+
+    func rejection(_ ledger: inout Ledger, _ tx: LedgerTransaction) -> String? {
+        do {
+            _ = try ledger.submit(tx, now: now)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func gethErrorTexts() throws {
+        var ledger = Fixtures.ledger()
+        _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 0), now: now)
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, salt: 9))
+            == "nonce too low: next nonce 1, tx nonce 0")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.carol, nonce: 0, value: Fixtures.ether))
+            == "insufficient funds for gas * price + value: balance 0, tx cost 1000063000000000000, overshot 1000063000000000000")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 20_000))
+            == "intrinsic gas too low: gas 20000, minimum needed 21000")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 22_000, intrinsic: 21_500, floor: 23_000))
+            == "insufficient gas for floor data gas cost: gas 22000, minimum needed 23000")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, maxFee: Fixtures.gwei, tip: Fixtures.gwei * 2))
+            == "max priority fee per gas higher than max fee per gas")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 70_000_000))
+            == "exceeds block gas limit")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 20_000_000))
+            == "transaction gas limit too high (cap: 16777216, tx: 20000000)")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, chainID: 1))
+            == "invalid sender: invalid chain id for signer: have 1 want 11155111")
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, tip: .zero))
+            == "transaction underpriced: gas tip cap 0, minimum needed 1")
+    }
+
+    @Test func replacementNeedsTenPercentOnBothFees() throws {
+        var ledger = Fixtures.ledger(.manual)
+        let original = Fixtures.transfer(from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 10, tip: Fixtures.gwei * 2)
+        _ = try ledger.submit(original, now: now)
+        #expect(rejection(&ledger, original) == "already known")
+        let tooCheap = Fixtures.transfer(
+            from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 11, tip: Fixtures.gwei * 2 + 1, salt: 1)
+        #expect(rejection(&ledger, tooCheap) == "replacement transaction underpriced")
+        let bumped = Fixtures.transfer(
+            from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 11, tip: Fixtures.gwei * 22 / 10, salt: 2)
+        let result = try ledger.submit(bumped, now: now)
+        #expect(result.replaced == original.hash)
+        #expect(ledger.transaction(original.hash) == nil)
+        _ = try ledger.mine(now: now)
+        #expect(ledger.receipt(bumped.hash) != nil)
+    }
+
+    @Test func nonceGapWaitsThenPromotes() throws {
+        var ledger = Fixtures.ledger()
+        let later = Fixtures.transfer(from: Fixtures.alice, nonce: 1)
+        #expect(try ledger.submit(later, now: now).minedBlocks.isEmpty)
+        #expect(ledger.pool.split { ledger.account($0).nonce }.queued.map(\.hash) == [later.hash])
+        #expect(ledger.pendingNonce(Fixtures.alice) == 0)
+        let first = Fixtures.transfer(from: Fixtures.alice, nonce: 0)
+        let mined = try ledger.submit(first, now: now).minedBlocks
+        #expect(mined.flatMap(\.transactions).map(\.hash) == [first.hash, later.hash])
+        #expect(ledger.account(Fixtures.alice).nonce == 2)
+    }
+
+    @Test func feeCapBelowBaseFeeWaits() throws {
+        var ledger = Fixtures.ledger(.manual)
+        ledger.setNextBaseFee(Fixtures.gwei * 50)
+        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 3)
+        _ = try ledger.submit(tx, now: now)
+        let block = try #require(try ledger.mine(now: now).first)
+        #expect(block.transactions.isEmpty)
+        #expect(ledger.pool.contains(tx.hash))
+        // The base fee decays over empty blocks until the transaction fits.
+        var included = false
+        for _ in 0..<40 where !included {
+            _ = try ledger.mine(now: now)
+            included = ledger.receipt(tx.hash) != nil
+        }
+        #expect(included)
+    }
+
+    @Test func blockOrderIsByEffectiveTip() throws {
+        var ledger = Fixtures.ledger(.manual)
+        let cheap = Fixtures.transfer(from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei)
+        let rich = Fixtures.transfer(from: Fixtures.bob, to: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei * 3)
+        _ = try ledger.submit(cheap, now: now)
+        _ = try ledger.submit(rich, now: now)
+        let block = try #require(try ledger.mine(now: now).first)
+        #expect(block.transactions.map(\.hash) == [rich.hash, cheap.hash])
+        #expect(block.receipts.map(\.cumulativeGasUsed) == [21_000, 42_000])
+    }
+
+    @Test func perSenderLimit() throws {
+        var config = Fixtures.config
+        config.poolLimitPerSender = 3
+        var ledger = Fixtures.ledger(.manual, config: config)
+        for n in 0..<3 { _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) }
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 3)) == "account limit exceeded")
+        #expect(ledger.pool.count == 3)
+    }
+}
+
+@Suite struct DevControlTests {
+    let now: UInt64 = 1_800_000_000
+
+    @Test func nestedSnapshotsRevert() throws {
+        var ledger = Fixtures.ledger()
+        let s1 = ledger.snapshot()
+        _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether), now: now)
+        let s2 = ledger.snapshot()
+        try ledger.setBalance(Fixtures.carol, Fixtures.ether * 7)
+        _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 1, value: Fixtures.ether), now: now)
+        #expect(ledger.blockNumber == 2)
+        let revertedToS2 = try ledger.revert(to: s2)
+        #expect(revertedToS2)
+        #expect(ledger.blockNumber == 1)
+        #expect(ledger.account(Fixtures.carol).balance.isZero)
+        #expect(ledger.account(Fixtures.bob).balance == Fixtures.ether * 101)
+        let revertedToS1 = try ledger.revert(to: s1)
+        #expect(revertedToS1)
+        #expect(ledger.blockNumber == 0)
+        #expect(ledger.account(Fixtures.bob).balance == Fixtures.ether * 100)
+        let revertedAgain = try ledger.revert(to: s2)
+        #expect(!revertedAgain)
+        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+    }
+
+    @Test func reorgRemovesAConfirmedTransaction() throws {
+        var ledger = Fixtures.ledger()
+        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether)
+        _ = try ledger.submit(tx, now: now)
+        _ = try ledger.mine(blocks: 2, now: now)
+        let oldHash = ledger.block(number: 1)!.hash
+        let replaced = try ledger.reorg(depth: 3, requeueTransactions: false, now: now)
+        #expect(replaced.count == 3)
+        #expect(ledger.blockNumber == 3)
+        #expect(ledger.block(number: 1)!.hash != oldHash)
+        #expect(ledger.receipt(tx.hash) == nil)
+        #expect(ledger.account(Fixtures.bob).balance == Fixtures.ether * 100)
+        #expect(ledger.account(Fixtures.alice).nonce == 0)
+        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+    }
+
+    @Test func reorgCanRequeue() throws {
+        var ledger = Fixtures.ledger()
+        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether)
+        _ = try ledger.submit(tx, now: now)
+        let blockBefore = ledger.receipt(tx.hash)!.1.hash
+        _ = try ledger.reorg(depth: 1, requeueTransactions: true, now: now)
+        let (_, block) = try #require(ledger.receipt(tx.hash))
+        #expect(block.hash != blockBefore)
+        #expect(ledger.account(Fixtures.bob).balance == Fixtures.ether * 101)
+    }
+
+    @Test func timeControls() throws {
+        var ledger = Fixtures.ledger(.manual)
+        #expect(throws: LedgerError.self) { try ledger.setNextTimestamp(ledger.head.header.timestamp) }
+        try ledger.setNextTimestamp(2_000_000_000)
+        #expect(try ledger.mine(now: now).first?.header.timestamp == 2_000_000_000)
+        ledger.increaseTime(3_600)
+        let next = try ledger.mine(now: 2_000_000_100).first!.header.timestamp
+        #expect(next == 2_000_003_700)
+    }
+
+    @Test func dropAndNonce() throws {
+        var ledger = Fixtures.ledger(.manual)
+        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 0)
+        _ = try ledger.submit(tx, now: now)
+        let first = ledger.dropTransaction(tx.hash)
+        let second = ledger.dropTransaction(tx.hash)
+        #expect(first && !second)
+        try ledger.setNonce(Fixtures.alice, 5)
+        #expect(ledger.pendingNonce(Fixtures.alice) == 5)
+    }
+}

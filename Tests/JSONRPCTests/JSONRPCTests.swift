@@ -1,0 +1,62 @@
+import JSONRPC
+import Testing
+
+@Suite struct JSONTests {
+    @Test func roundTrips() throws {
+        let text = #"{"a":[1,-2.5e3,true,false,null],"b":"x\"y\\z\n\u00e9","c":{}}"#
+        let value = try JSON.parse(text)
+        #expect(value["a"]?.arrayValue?.count == 5)
+        #expect(value["b"]?.stringValue == "x\"y\\z\né")
+        #expect(try JSON.parse(value.serialized) == value)
+        #expect(JSON.number("123456789012345678901234567890").serialized == "123456789012345678901234567890")
+    }
+
+    @Test func rejectsMalformed() {
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "1 2", "\"\u{01}\"", "tru", "[" + String(repeating: "[", count: 300)] {
+            #expect(throws: JSONParseError.self, "\(bad)") { try JSON.parse(bad) }
+        }
+    }
+}
+
+@Suite struct DispatcherTests {
+    var dispatcher: RPCDispatcher {
+        var d = RPCDispatcher()
+        d.register("echo") { params in params[0] ?? .null }
+        d.register("fail") { _ in throw RPCError.server("nonce too low") }
+        d.register("crash") { _ in throw ArgumentError("boom") }
+        d.batchLimit = 3
+        return d
+    }
+
+    func call(_ text: String) throws -> JSON? {
+        guard let out = dispatcher.handle(Array(text.utf8)) else { return nil }
+        return try JSON.parse(out)
+    }
+
+    @Test func singleAndIDs() throws {
+        #expect(try call(#"{"jsonrpc":"2.0","id":"abc","method":"echo","params":[5]}"#)?["result"] == .number("5"))
+        #expect(try call(#"{"jsonrpc":"2.0","id":7,"method":"echo","params":[5]}"#)?["id"] == .number("7"))
+        #expect(try call(#"{"jsonrpc":"2.0","id":null,"method":"echo"}"#)?["id"] == .null)
+    }
+
+    @Test func errorsAndCodes() throws {
+        #expect(try call("{oops")?["error"]?["code"] == .number("-32700"))
+        #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#)?["error"]?["message"]
+            == .string("the method nope does not exist/is not available"))
+        #expect(try call(#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#)?["error"]?["code"] == .number("-32600"))
+        #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"fail"}"#)?["error"]?["code"] == .number("-32000"))
+        #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"crash"}"#)?["error"]?["code"] == .number("-32603"))
+        #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}"#)?["error"]?["code"] == .number("-32602"))
+        #expect(try call("[]")?["error"]?["code"] == .number("-32600"))
+        #expect(try call("[1,2]")?.arrayValue?.count == 2)
+    }
+
+    @Test func batchesAndNotifications() throws {
+        let batch = try call(#"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#)
+        #expect(batch?.arrayValue?.count == 2)
+        #expect(try call(#"{"jsonrpc":"2.0","method":"echo"}"#) == nil)
+        #expect(try call(#"[{"jsonrpc":"2.0","method":"echo"}]"#) == nil)
+        let big = "[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo"}"#, count: 4).joined(separator: ",") + "]"
+        #expect(try call(big)?["error"]?["message"] == .string("batch too large"))
+    }
+}
