@@ -28,6 +28,54 @@ import Testing
         #expect(r.stdout == transferRaw + "\n")
     }
 
+    @Test func keyFromMnemonicAndPath() throws {
+        let transfer = [
+            "--to", recipient, "--value", "0.1 ether", "--chain-id", "11155111", "--nonce", "7", "--max-fee", "30 gwei",
+            "--tip", "2 gwei",
+        ]
+        let junk = "test test test test test test test test test test test junk"
+        let r = try SandnetProcess.run(["tx", "sign", "--mnemonic", junk] + transfer)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == transferRaw + "\n")
+        let second = try SandnetProcess.run(
+            ["tx", "sign", "--mnemonic", junk, "--path", "m/44'/60'/0'/0/1"] + transfer)
+        let decoded = try SandnetProcess.run(["tx", "decode", second.stdout.trimmingCharacters(in: .newlines)])
+        // Dev account #1 of the same mnemonic.
+        #expect(decoded.stdout.contains("\"from\": \"0x70997970c51812dc3a010c7d01b50e0d17dc79c8\""))
+        let twoSources = try SandnetProcess.run(["tx", "sign", "--mnemonic", junk, "--private-key", key] + transfer)
+        #expect(twoSources.status != 0)
+        #expect(twoSources.stderr.hasPrefix("Error: give exactly one key source"))
+    }
+
+    @Test func keyFromKeystore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-ks-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keyFile = directory.appendingPathComponent("key").path
+        let passwordFile = directory.appendingPathComponent("password").path
+        let keystore = directory.appendingPathComponent("keystore.json").path
+        try Data((key + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
+        try Data("hunter2\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        let created = try SandnetProcess.run([
+            "keystore", "new", keystore, "--private-key-file", keyFile, "--kdf", "pbkdf2", "--iterations", "1000",
+            "--password-file", passwordFile,
+        ])
+        #expect(created.status == 0, "\(created.stderr)")
+        let transfer = [
+            "--to", recipient, "--value", "0.1 ether", "--chain-id", "11155111", "--nonce", "7", "--max-fee", "30 gwei",
+            "--tip", "2 gwei",
+        ]
+        let r = try SandnetProcess.run(
+            ["tx", "sign", "--keystore", keystore, "--password-file", passwordFile] + transfer)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == transferRaw + "\n")
+        let wrong = try SandnetProcess.run(
+            ["tx", "sign", "--keystore", keystore, "--password-env", "SANDNET_TEST_PW"] + transfer,
+            environment: ["SANDNET_TEST_PW": "wrong"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("wrong password"))
+    }
+
     @Test func signLegacyAndAccessListTypes() throws {
         for type in ["0", "1"] {
             let r = try SandnetProcess.run([

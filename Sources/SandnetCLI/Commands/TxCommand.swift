@@ -52,8 +52,9 @@ struct TxCommand: ParsableCommand {
                 (EIP-1559, the default) needs --max-fee and --tip; --type 0 (legacy, EIP-155) and 1 (EIP-2930) \
                 need --gas-price. --gas defaults to the intrinsic gas (21000 for a plain transfer). The signed \
                 transaction is checked with the stateless rules of Osaka before it is printed.
-                Key sources: --private-key. TODO(wallet-keys): --mnemonic/--path and --keystore FILE once the \
-                HD wallet and keystore modules merge.
+                Key sources (exactly one): --private-key HEX (or '-' for standard input), --mnemonic "…" with \
+                --path (default m/44'/60'/0'/0/0) and --passphrase, or --keystore FILE with --password-file, \
+                --password-env or a prompt.
                 """)
 
         @OptionGroup var key: KeyOptions
