@@ -26,6 +26,18 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .executableTarget(
+            name: "TransactionBenchmarks",
+            dependencies: [
+                .product(name: "SandnetCodecs", package: "Sandnet"),
+                .product(name: "SandnetCrypto", package: "Sandnet"),
+                .product(name: "SandnetWallet", package: "Sandnet"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchCSecp256k1",
+            ],
+            path: "Benchmarks/TransactionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
             name: "LedgerBenchmarks",
             dependencies: [
                 .product(name: "SandnetCodecs", package: "Sandnet"),

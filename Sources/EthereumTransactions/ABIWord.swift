@@ -14,12 +14,15 @@ enum ABIWord {
     }
 
     static func readAddress(_ bytes: [UInt8], at offset: Int) throws(ABIDecodingError) -> Address {
-        guard bytes[offset..<offset + 12].allSatisfy({ $0 == 0 }), let address = Address(bytes[offset + 12..<offset + 32])
+        guard bytes[offset..<offset + 12].allSatisfy({ $0 == 0 }),
+            let address = Address(bytes[offset + 12..<offset + 32])
         else { throw ABIDecodingError(.dirtyWord, at: offset) }
         return address
     }
 
     static func requireLength(_ bytes: [UInt8], _ expected: Int) throws(ABIDecodingError) {
-        guard bytes.count == expected else { throw ABIDecodingError(.wrongLength(expected: expected, actual: bytes.count), at: 0) }
+        guard bytes.count == expected else {
+            throw ABIDecodingError(.wrongLength(expected: expected, actual: bytes.count), at: 0)
+        }
     }
 }

@@ -40,7 +40,8 @@ public enum ERC20ReturnValue {
     /// Decodes an ABI `string`; offsets and lengths must stay inside `data` and the text must be UTF-8.
     public static func decodeString(_ data: [UInt8]) throws(ABIDecodingError) -> String {
         guard data.count >= 64, data.count % 32 == 0 else {
-            throw ABIDecodingError(.wrongLength(expected: max(64, (data.count + 31) / 32 * 32), actual: data.count), at: 0)
+            throw ABIDecodingError(
+                .wrongLength(expected: max(64, (data.count + 31) / 32 * 32), actual: data.count), at: 0)
         }
         guard let offset = ABIWord.readUInt(data, at: 0).uint64Value, offset % 32 == 0,
             offset <= UInt64(data.count - 32)

@@ -23,7 +23,8 @@ public enum PersonalMessage {
 
     /// The address that signed `message` (`personal_ecRecover`).
     /// - Throws: ``MessageSignatureError``.
-    public static func recover(_ message: [UInt8], signature: MessageSignature) throws(MessageSignatureError) -> Address {
+    public static func recover(_ message: [UInt8], signature: MessageSignature) throws(MessageSignatureError) -> Address
+    {
         try signature.recoverAddress(digest: hash(message))
     }
 }

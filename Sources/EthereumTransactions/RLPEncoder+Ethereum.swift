@@ -86,3 +86,56 @@ extension RLPEncoder {
         }
     }
 }
+
+extension RLPEncoder {
+    /// Encodes `type ‖ rlp([body…])` (no type byte for legacy transactions) in one buffer: the list header is
+    /// written into reserved space in front of the body, so no intermediate arrays are allocated.
+    static func envelope(type: UInt8?, capacity: Int, _ body: (inout RLPEncoder) -> Void) -> [UInt8] {
+        let reserved = 10  // a type byte and a list header of at most 9 bytes
+        var encoder = RLPEncoder(capacity: capacity + reserved)
+        encoder.bytes.append(contentsOf: repeatElement(0, count: reserved))
+        body(&encoder)
+        let length = encoder.bytes.count - reserved
+        let lengthBytes = length < 56 ? 0 : (Int.bitWidth - length.leadingZeroBitCount + 7) / 8
+        var start = reserved - 1 - lengthBytes
+        if lengthBytes == 0 {
+            encoder.bytes[start] = 0xc0 + UInt8(length)
+        } else {
+            encoder.bytes[start] = 0xf7 + UInt8(lengthBytes)
+            for i in 0..<lengthBytes {
+                encoder.bytes[start + 1 + i] = UInt8(truncatingIfNeeded: length >> ((lengthBytes - 1 - i) * 8))
+            }
+        }
+        if let type {
+            start -= 1
+            encoder.bytes[start] = type
+        }
+        encoder.bytes.removeSubrange(0..<start)
+        return encoder.bytes
+    }
+}
+
+/// Sizes of canonical RLP integers, for reading fields back out of an encoding.
+enum RLPLength {
+    /// Bytes of the canonical encoding of `value` (header included).
+    static func of(_ value: UInt256) -> Int {
+        if let small = value.uint64Value, small < 0x80 { return 1 }
+        return 1 + value.minimalByteCount
+    }
+
+    /// Writes the canonical encoding of `value` at the start of `out` (at least 9 bytes) and returns its length.
+    static func write(_ value: UInt64, into out: UnsafeMutableRawBufferPointer) -> Int {
+        if value == 0 {
+            out[0] = 0x80
+            return 1
+        }
+        if value < 0x80 {
+            out[0] = UInt8(value)
+            return 1
+        }
+        let count = (64 - value.leadingZeroBitCount + 7) / 8
+        out[0] = 0x80 + UInt8(count)
+        for i in 0..<count { out[1 + i] = UInt8(truncatingIfNeeded: value >> UInt64((count - 1 - i) * 8)) }
+        return 1 + count
+    }
+}

@@ -80,19 +80,19 @@ extension SignedTransaction {
     }
 
     /// Decodes `0x`-prefixed (or bare) hex.
-    /// - Throws: ``TransactionDecodingError`` (bad hex is reported as a malformed envelope at the bad digit).
+    /// - Throws: ``TransactionDecodingError``; ``TransactionDecodingError/Kind/invalidHex`` for bad digits.
     public init(hex: String) throws(TransactionDecodingError) {
         var digits = Substring(hex)
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
         guard digits.utf8.count % 2 == 0 else {
-            throw TransactionDecodingError(.rlp(.unexpectedEnd), field: .envelope, at: digits.utf8.count / 2)
+            throw TransactionDecodingError(.invalidHex, field: nil, at: digits.utf8.count / 2)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.utf8.count / 2)
         var high: UInt8? = nil
         for (index, c) in digits.utf8.enumerated() {
             guard let nibble = hexNibble(c) else {
-                throw TransactionDecodingError(.rlp(.unexpectedEnd), field: .envelope, at: index / 2)
+                throw TransactionDecodingError(.invalidHex, field: nil, at: index / 2)
             }
             if let h = high {
                 bytes.append(h << 4 | nibble)

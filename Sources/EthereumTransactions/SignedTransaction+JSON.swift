@@ -42,10 +42,11 @@ extension SignedTransaction {
     /// `[{"address": "0x…", "storageKeys": ["0x…32 bytes…"]}]`.
     public static func json(accessList: [AccessListEntry]) -> OrderedJSON {
         .array(
-            accessList.map { entry in
-                .object([
+            accessList.map { entry -> OrderedJSON in
+                let keys = entry.storageKeys.map { OrderedJSON.string(Hex.encodePrefixed($0.bigEndianBytes)) }
+                return .object([
                     .init("address", .string(entry.address.lowercased)),
-                    .init("storageKeys", .array(entry.storageKeys.map { .string(Hex.encodePrefixed($0.bigEndianBytes)) })),
+                    .init("storageKeys", .array(keys)),
                 ])
             })
     }

@@ -104,9 +104,9 @@ public enum Transaction: Sendable, Hashable {
     /// The bytes whose Keccak-256 is signed: `rlp([…, chainId, 0, 0])` for EIP-155, `rlp([…])` before it
     /// (Yellow Paper §4.3), and `type ‖ rlp([…fields without signature])` for typed transactions (EIP-2718).
     public func signingPayload() -> [UInt8] {
-        var encoder = RLPEncoder(capacity: 64 + data.count + accessList.count * 60)
-        if type != .legacy { encoder.bytes.append(type.rawValue) }
-        encoder.appendList { e in
+        RLPEncoder.envelope(
+            type: type == .legacy ? nil : type.rawValue, capacity: 64 + data.count + accessList.count * 60
+        ) { e in
             appendUnsignedFields(to: &e)
             if case .legacy(let tx) = self, let chainID = tx.chainID {
                 e.appendUInt64(chainID)
@@ -114,7 +114,6 @@ public enum Transaction: Sendable, Hashable {
                 e.appendUInt64(0)
             }
         }
-        return encoder.bytes
     }
 
     /// Keccak-256 of ``signingPayload()``: the digest the sender's key signs.

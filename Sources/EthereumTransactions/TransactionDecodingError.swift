@@ -5,6 +5,9 @@ public struct TransactionDecodingError: Error, Sendable, Equatable, CustomString
     public enum Kind: Sendable, Equatable {
         /// No bytes at all.
         case emptyInput
+        /// Text input (``SignedTransaction/init(hex:)``) that is not an even number of hex digits; the offset is
+        /// the byte the bad digit would have filled.
+        case invalidHex
         /// A first byte that is neither a modelled EIP-2718 type (1, 2) nor an RLP list (≥ 0xc0):
         /// blob (3) and set-code (4) transactions, unknown types, and byte strings where a list belongs.
         case unsupportedType(UInt8)
@@ -39,6 +42,7 @@ public struct TransactionDecodingError: Error, Sendable, Equatable, CustomString
         let what: String
         switch kind {
         case .emptyInput: return "typed transaction too short"
+        case .invalidHex: return "invalid hex string"
         case .unsupportedType: return "transaction type not supported"
         case .rlp(let kind): what = RLPDecodingError(kind, at: offset).description.dropPrefix("rlp: ")
         case .invalidAddressLength(let n): what = "address must be 20 bytes, found \(n) at byte \(offset)"

@@ -171,8 +171,11 @@ public struct TypedData: Sendable, Hashable {
     }
 
     /// keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ hashStruct(message)): the digest that is signed.
+    /// When `primaryType` is `EIP712Domain` the message part is left out, as MetaMask's v4 and ethers do.
     public func signingHash() throws(TypedDataError) -> [UInt8] {
-        Keccak256.hash([0x19, 0x01] + (try domainSeparator()) + (try messageHash()))
+        let domainPart = try domainSeparator()
+        if primaryType == "EIP712Domain" { return Keccak256.hash([0x19, 0x01] + domainPart) }
+        return Keccak256.hash([0x19, 0x01] + domainPart + (try messageHash()))
     }
 
     /// Signs as `eth_signTypedData_v4` does.

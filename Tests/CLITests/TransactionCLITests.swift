@@ -28,6 +28,54 @@ import Testing
         #expect(r.stdout == transferRaw + "\n")
     }
 
+    @Test func keyFromMnemonicAndPath() throws {
+        let transfer = [
+            "--to", recipient, "--value", "0.1 ether", "--chain-id", "11155111", "--nonce", "7", "--max-fee", "30 gwei",
+            "--tip", "2 gwei",
+        ]
+        let junk = "test test test test test test test test test test test junk"
+        let r = try SandnetProcess.run(["tx", "sign", "--mnemonic", junk] + transfer)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == transferRaw + "\n")
+        let second = try SandnetProcess.run(
+            ["tx", "sign", "--mnemonic", junk, "--path", "m/44'/60'/0'/0/1"] + transfer)
+        let decoded = try SandnetProcess.run(["tx", "decode", second.stdout.trimmingCharacters(in: .newlines)])
+        // Dev account #1 of the same mnemonic.
+        #expect(decoded.stdout.contains("\"from\": \"0x70997970c51812dc3a010c7d01b50e0d17dc79c8\""))
+        let twoSources = try SandnetProcess.run(["tx", "sign", "--mnemonic", junk, "--private-key", key] + transfer)
+        #expect(twoSources.status != 0)
+        #expect(twoSources.stderr.hasPrefix("Error: give exactly one key source"))
+    }
+
+    @Test func keyFromKeystore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-ks-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keyFile = directory.appendingPathComponent("key").path
+        let passwordFile = directory.appendingPathComponent("password").path
+        let keystore = directory.appendingPathComponent("keystore.json").path
+        try Data((key + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
+        try Data("hunter2\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        let created = try SandnetProcess.run([
+            "keystore", "new", keystore, "--private-key-file", keyFile, "--kdf", "pbkdf2", "--iterations", "1000",
+            "--password-file", passwordFile,
+        ])
+        #expect(created.status == 0, "\(created.stderr)")
+        let transfer = [
+            "--to", recipient, "--value", "0.1 ether", "--chain-id", "11155111", "--nonce", "7", "--max-fee", "30 gwei",
+            "--tip", "2 gwei",
+        ]
+        let r = try SandnetProcess.run(
+            ["tx", "sign", "--keystore", keystore, "--password-file", passwordFile] + transfer)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == transferRaw + "\n")
+        let wrong = try SandnetProcess.run(
+            ["tx", "sign", "--keystore", keystore, "--password-env", "SANDNET_TEST_PW"] + transfer,
+            environment: ["SANDNET_TEST_PW": "wrong"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("wrong password"))
+    }
+
     @Test func signLegacyAndAccessListTypes() throws {
         for type in ["0", "1"] {
             let r = try SandnetProcess.run([
@@ -70,11 +118,24 @@ import Testing
                     "--max-fee", "1 gwei", "--tip", "1 gwei", "--gas", "20000",
                 ], "Error: intrinsic gas too low: gas 20000, minimum needed 21000"
             ),
-            (["tx", "sign", "--private-key", "00", "--chain-id", "1", "--nonce", "0", "--max-fee", "1", "--tip", "1"],
-             "Error: --private-key: not a valid secp256k1 private key"),
-            (["tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0", "--max-fee", "1 bananas", "--tip", "1"],
-             "Error: --max-fee: unknown unit"),
-            (["tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0"], "Error: --type 2 needs --max-fee and --tip"),
+            (
+                [
+                    "tx", "sign", "--private-key", "00", "--chain-id", "1", "--nonce", "0", "--max-fee", "1", "--tip",
+                    "1",
+                ],
+                "Error: --private-key: not a valid secp256k1 private key"
+            ),
+            (
+                [
+                    "tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0", "--max-fee", "1 bananas",
+                    "--tip", "1",
+                ],
+                "Error: --max-fee: unknown unit"
+            ),
+            (
+                ["tx", "sign", "--private-key", key, "--chain-id", "1", "--nonce", "0"],
+                "Error: --type 2 needs --max-fee and --tip"
+            ),
         ]
         for (args, prefix) in cases {
             let r = try SandnetProcess.run(args)
@@ -115,7 +176,9 @@ import Testing
         let cow = "c85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4"
         let signed = try SandnetProcess.run(["sign", "typed-data", "--private-key", cow, file.path, "--verbose"])
         #expect(signed.status == 0, "\(signed.stderr)")
-        #expect(signed.stdout.contains("signingHash:     0xbe609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"))
+        #expect(
+            signed.stdout.contains(
+                "signingHash:     0xbe609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"))
         let signature = String(signed.stdout.split(separator: "\n").last ?? "")
         #expect(signature.hasPrefix("0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d"))
         #expect(signature.hasSuffix("1c"))
@@ -127,13 +190,15 @@ import Testing
 
     @Test func vectorsReportTransactionSuites() throws {
         let r = try SandnetProcess.run([
-            "vectors", "--suite", "transactions", "--suite", "eip155", "--json", "--vectors", try TestVectors.store().root,
+            "vectors", "--suite", "transactions", "--suite", "eip155", "--json", "--vectors",
+            try TestVectors.store().root,
         ])
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            {"suite": "transactions", "passed": 137, "failed": 0, "skipped": 2}
-            {"suite": "eip155", "passed": 6, "failed": 0, "skipped": 0}
+        #expect(
+            r.stdout == """
+                {"suite": "transactions", "passed": 137, "failed": 0, "skipped": 2}
+                {"suite": "eip155", "passed": 6, "failed": 0, "skipped": 0}
 
-            """)
+                """)
     }
 }

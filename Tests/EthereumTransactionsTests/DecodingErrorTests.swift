@@ -46,7 +46,9 @@ import Testing
     }
 
     @Test func envelopeErrors() {
-        #expect(decodeError(legacy(legacyFields) + [0]) == TransactionDecodingError(.rlp(.trailingBytes), field: .envelope, at: 32))
+        #expect(
+            decodeError(legacy(legacyFields) + [0])
+                == TransactionDecodingError(.rlp(.trailingBytes), field: .envelope, at: 32))
         #expect(decodeError([0x02, 0x80]) == TransactionDecodingError(.rlp(.expectedList), field: .envelope, at: 1))
         #expect(decodeError([0x02]) == TransactionDecodingError(.rlp(.unexpectedEnd), field: .envelope, at: 1))
         #expect(decodeError([0xc3, 0x80]) == TransactionDecodingError(.rlp(.lengthPastInput), field: .envelope, at: 0))
@@ -58,7 +60,8 @@ import Testing
                 == TransactionDecodingError(.rlp(.wrongElementCount(expected: 9, actual: 8)), field: .envelope, at: 31))
         #expect(
             decodeError(legacy(legacyFields + [[0x80]]))
-                == TransactionDecodingError(.rlp(.wrongElementCount(expected: 9, actual: 10)), field: .envelope, at: 32))
+                == TransactionDecodingError(.rlp(.wrongElementCount(expected: 9, actual: 10)), field: .envelope, at: 32)
+        )
         #expect(decodeError([0x02, 0xc0])?.kind == .rlp(.wrongElementCount(expected: 12, actual: 0)))
         #expect(decodeError([0x01, 0xc1, 0x01])?.kind == .rlp(.wrongElementCount(expected: 11, actual: 1)))
     }
@@ -66,10 +69,13 @@ import Testing
     @Test func nonCanonicalIntegers() {
         var fields = legacyFields
         fields[0] = [0x82, 0x00, 0x01]
-        #expect(decodeError(legacy(fields)) == TransactionDecodingError(.rlp(.leadingZeroInInteger), field: .nonce, at: 1))
+        #expect(
+            decodeError(legacy(fields)) == TransactionDecodingError(.rlp(.leadingZeroInInteger), field: .nonce, at: 1))
         fields = legacyFields
         fields[0] = [0x81, 0x05]
-        #expect(decodeError(legacy(fields)) == TransactionDecodingError(.rlp(.nonCanonicalSingleByte), field: .nonce, at: 1))
+        #expect(
+            decodeError(legacy(fields)) == TransactionDecodingError(.rlp(.nonCanonicalSingleByte), field: .nonce, at: 1)
+        )
         fields = legacyFields
         fields[2] = [0x89, 1, 0, 0, 0, 0, 0, 0, 0, 0]
         #expect(decodeError(legacy(fields))?.kind == .rlp(.integerOverflow))
@@ -169,8 +175,13 @@ import Testing
     }
 
     @Test func badHexInput() {
-        #expect(throws: TransactionDecodingError.self) { try SignedTransaction(hex: "0x02f") }
-        #expect(throws: TransactionDecodingError.self) { try SignedTransaction(hex: "0xzz") }
+        #expect(throws: TransactionDecodingError(.invalidHex, field: nil, at: 1)) {
+            try SignedTransaction(hex: "0x02f")
+        }
+        #expect(throws: TransactionDecodingError(.invalidHex, field: nil, at: 1)) {
+            try SignedTransaction(hex: "0x02zz")
+        }
+        #expect(throws: TransactionDecodingError(.emptyInput, field: nil, at: 0)) { try SignedTransaction(hex: "0x") }
     }
 
     @Test func messagesNameTheField() {

@@ -38,20 +38,30 @@ import Testing
         #expect(throws: ABIDecodingError(.wrongLength(expected: 68, actual: 67), at: 0)) {
             try ERC20Call(calldata: Array(good.dropLast()))
         }
-        #expect(throws: ABIDecodingError(.wrongLength(expected: 68, actual: 69), at: 0)) { try ERC20Call(calldata: good + [0]) }
+        #expect(throws: ABIDecodingError(.wrongLength(expected: 68, actual: 69), at: 0)) {
+            try ERC20Call(calldata: good + [0])
+        }
         var dirty = good
         dirty[4] = 1
         #expect(throws: ABIDecodingError(.dirtyWord, at: 4)) { try ERC20Call(calldata: dirty) }
-        #expect(throws: ABIDecodingError(.unknownSelector([1, 2, 3, 4]), at: 0)) { try ERC20Call(calldata: [1, 2, 3, 4]) }
-        #expect(throws: ABIDecodingError(.wrongLength(expected: 4, actual: 2), at: 0)) { try ERC20Call(calldata: [1, 2]) }
+        #expect(throws: ABIDecodingError(.unknownSelector([1, 2, 3, 4]), at: 0)) {
+            try ERC20Call(calldata: [1, 2, 3, 4])
+        }
+        #expect(throws: ABIDecodingError(.wrongLength(expected: 4, actual: 2), at: 0)) {
+            try ERC20Call(calldata: [1, 2])
+        }
     }
 
     @Test func returnValues() throws {
         #expect(try ERC20ReturnValue.decodeUInt256(ERC20ReturnValue.encode(uint256: .max)) == .max)
         #expect(try ERC20ReturnValue.decodeUInt8(ERC20ReturnValue.encode(uint8: 18)) == 18)
         #expect(try ERC20ReturnValue.decodeBool(ERC20ReturnValue.encode(bool: true)))
-        #expect(throws: ABIDecodingError(.dirtyWord, at: 0)) { try ERC20ReturnValue.decodeBool(ERC20ReturnValue.encode(uint256: 2)) }
-        #expect(throws: ABIDecodingError(.dirtyWord, at: 0)) { try ERC20ReturnValue.decodeUInt8(ERC20ReturnValue.encode(uint256: 256)) }
+        #expect(throws: ABIDecodingError(.dirtyWord, at: 0)) {
+            try ERC20ReturnValue.decodeBool(ERC20ReturnValue.encode(uint256: 2))
+        }
+        #expect(throws: ABIDecodingError(.dirtyWord, at: 0)) {
+            try ERC20ReturnValue.decodeUInt8(ERC20ReturnValue.encode(uint256: 256))
+        }
         // eth_abi.encode(['string'], ['Tether USD'])
         let usdt = ERC20ReturnValue.encode(string: "Tether USD")
         #expect(
@@ -67,8 +77,10 @@ import Testing
     }
 
     @Test func events() throws {
-        #expect(Hex.encode(ERC20Event.transferTopic) == "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
-        #expect(Hex.encode(ERC20Event.approvalTopic) == "8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925")
+        #expect(
+            Hex.encode(ERC20Event.transferTopic) == "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
+        #expect(
+            Hex.encode(ERC20Event.approvalTopic) == "8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925")
         let transfer = ERC20Event.transfer(from: .zero, to: bob, value: 42)
         #expect(transfer.topics.count == 3)
         #expect(Hex.encode(transfer.topics[2]) == "00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8")
@@ -77,8 +89,11 @@ import Testing
         let approval = ERC20Event.approval(owner: alice, spender: bob, value: .max)
         #expect(try ERC20Event(topics: approval.topics, data: approval.data) == approval)
         #expect(throws: ABIDecodingError(.wrongEvent, at: 0)) {
-            try ERC20Event(topics: [[UInt8](repeating: 0, count: 32)] + transfer.topics.dropFirst(), data: transfer.data)
+            try ERC20Event(
+                topics: [[UInt8](repeating: 0, count: 32)] + transfer.topics.dropFirst(), data: transfer.data)
         }
-        #expect(throws: ABIDecodingError(.wrongEvent, at: 0)) { try ERC20Event(topics: Array(transfer.topics.prefix(2)), data: transfer.data) }
+        #expect(throws: ABIDecodingError(.wrongEvent, at: 0)) {
+            try ERC20Event(topics: Array(transfer.topics.prefix(2)), data: transfer.data)
+        }
     }
 }

@@ -9,7 +9,9 @@ import Testing
     @Test func ethAccountExample() throws {
         let key = TestKeys.bytes("b25c7db31feed9122727bf0939dc769a96564b2de4c4726d035b36ecf1e5b364")
         let message = Array("I♥SF".utf8)
-        #expect(Hex.encode(PersonalMessage.hash(message)) == "1476abb745d423bf09273f1afd887d951181d25adc66c4834a70491911b7f750")
+        #expect(
+            Hex.encode(PersonalMessage.hash(message))
+                == "1476abb745d423bf09273f1afd887d951181d25adc66c4834a70491911b7f750")
         let signature = try PersonalMessage.sign(message, privateKey: key)
         #expect(
             signature.description
@@ -28,9 +30,13 @@ import Testing
         #expect(try MessageSignature(bytes: bytes).v == 27)
         bytes[64] = 29
         #expect(throws: MessageSignatureError.invalidV(29)) { try MessageSignature(bytes: bytes) }
-        #expect(throws: MessageSignatureError.invalidLength(64)) { try MessageSignature(bytes: Array(bytes.dropLast())) }
+        #expect(throws: MessageSignatureError.invalidLength(64)) {
+            try MessageSignature(bytes: Array(bytes.dropLast()))
+        }
         let zero = MessageSignature(yParity: 0, r: 0, s: 1)
-        #expect(throws: MessageSignatureError.invalidValues) { try zero.recoverAddress(digest: [UInt8](repeating: 1, count: 32)) }
+        #expect(throws: MessageSignatureError.invalidValues) {
+            try zero.recoverAddress(digest: [UInt8](repeating: 1, count: 32))
+        }
         let offCurve = MessageSignature(yParity: 0, r: 5, s: 1)
         #expect(throws: MessageSignatureError.recoveryFailed) {
             try offCurve.recoverAddress(digest: [UInt8](repeating: 1, count: 32))
@@ -68,17 +74,25 @@ import Testing
     /// The EIP-712 specification's Mail example (`assets/eip-712/Example.js`) and its published values.
     @Test func eipMailExample() throws {
         let data = try TypedData(json: Array(Self.mail.utf8))
-        #expect(try data.encodeType("Mail") == "Mail(Person from,Person to,string contents)Person(string name,address wallet)")
-        #expect(Hex.encode(try data.typeHash("Mail")) == "a0cedeb2dc280ba39b857546d74f5549c3a1d7bdc2dd96bf881f76108e23dac2")
-        #expect(Hex.encode(try data.messageHash()) == "c52c0ee5d84264471806290a3f2c4cecfc5490626bf912d01f240d7a274b371e")
-        #expect(Hex.encode(try data.domainSeparator()) == "f2cee375fa42b42143804025fc449deafd50cc031ca257e0b194a650a912090f")
-        #expect(Hex.encode(try data.signingHash()) == "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2")
+        #expect(
+            try data.encodeType("Mail")
+                == "Mail(Person from,Person to,string contents)Person(string name,address wallet)")
+        #expect(
+            Hex.encode(try data.typeHash("Mail")) == "a0cedeb2dc280ba39b857546d74f5549c3a1d7bdc2dd96bf881f76108e23dac2")
+        #expect(
+            Hex.encode(try data.messageHash()) == "c52c0ee5d84264471806290a3f2c4cecfc5490626bf912d01f240d7a274b371e")
+        #expect(
+            Hex.encode(try data.domainSeparator()) == "f2cee375fa42b42143804025fc449deafd50cc031ca257e0b194a650a912090f"
+        )
+        #expect(
+            Hex.encode(try data.signingHash()) == "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2")
         let key = Keccak256.hash(utf8: "cow")
         let signature = try data.sign(privateKey: key)
         #expect(signature.v == 28)
         #expect(signature.r.hexDigits == "4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d")
         #expect(signature.s.hexDigits == "7299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b91562")
-        #expect(try data.recover(signature: signature) == Address(parsing: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"))
+        #expect(
+            try data.recover(signature: signature) == Address(parsing: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"))
     }
 
     /// Nested struct arrays, dynamic and fixed arrays, bytes32 and a negative int64; expected digest and
@@ -106,13 +120,21 @@ import Testing
         let data = try TypedData(json: Array(json.utf8))
         #expect(
             try data.encodeType("Mail")
-                == "Mail(Person from,Person[] to,string contents,bytes32[2] tags,int64 amount)Person(string name,address[] wallets)")
-        #expect(Hex.encode(try data.signingHash()) == "25e067c3514a5753a2cb8234695af9c85ad907090be214f9da810af6f46a3426")
+                == "Mail(Person from,Person[] to,string contents,bytes32[2] tags,int64 amount)Person(string name,address[] wallets)"
+        )
+        #expect(
+            Hex.encode(try data.signingHash()) == "25e067c3514a5753a2cb8234695af9c85ad907090be214f9da810af6f46a3426")
         let signature = try data.sign(privateKey: Keccak256.hash(utf8: "cow"))
         #expect(
             signature.description
                 == "0x04084c7866d546273d665de54bc6f8e8e6aec686ea7cfcdb25f8c22c84211e2165fe3d4d06deb16118dcc4700104ebd1fe6055d1979fef75710942b76caa9cbf1c"
         )
+    }
+
+    @Test func domainOnlyDocumentsHashTheDomain() throws {
+        var data = try TypedData(json: Array(Self.mail.utf8))
+        data.primaryType = "EIP712Domain"
+        #expect(try data.signingHash() == Keccak256.hash([0x19, 0x01] + (try data.domainSeparator())))
     }
 
     @Test func domainTypeIsDerivedWhenAbsent() throws {
@@ -134,13 +156,19 @@ import Testing
                 return error
             }
         }
-        #expect(failure { $0.types["Mail"]![2].type = "strin" } == TypedDataError(.unknownType("strin"), at: "Mail.contents"))
+        #expect(
+            failure { $0.types["Mail"]![2].type = "strin" }
+                == TypedDataError(.unknownType("strin"), at: "Mail.contents"))
         #expect(failure { $0.message = .object(["from": $0.message["from"]!]) }?.kind == .missingField("to"))
         #expect(failure { $0.types["Person"]![1].type = "uint8" }?.path == "message.from.wallet")
         #expect(
-            failure { $0.domain = .object(["name": .string("x"), "version": .string("1"), "chainId": .number("-1"),
-                                          "verifyingContract": .string("0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC")]) }?
-                .kind == .invalidValue(type: "uint256", reason: "negative value for an unsigned type"))
+            failure {
+                $0.domain = .object([
+                    "name": .string("x"), "version": .string("1"), "chainId": .number("-1"),
+                    "verifyingContract": .string("0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"),
+                ])
+            }?
+            .kind == .invalidValue(type: "uint256", reason: "negative value for an unsigned type"))
         #expect(throws: TypedDataError.self) { try TypedData(json: Array("{\"types\": {}}".utf8)) }
     }
 
@@ -163,7 +191,9 @@ import Testing
         #expect(throws: TypedDataError.self) { try word("int8", .number("128")) }
         #expect(try word("uint256", .string("0xff")) == expected("uint256", max8))
         #expect(try word("bool", .bool(true)) == expected("bool", String(repeating: "0", count: 63) + "1"))
-        #expect(try word("bytes4", .string("0xdeadbeef")) == expected("bytes4", "deadbeef" + String(repeating: "0", count: 56)))
+        #expect(
+            try word("bytes4", .string("0xdeadbeef"))
+                == expected("bytes4", "deadbeef" + String(repeating: "0", count: 56)))
         #expect(throws: TypedDataError.self) { try word("bytes4", .string("0xdead")) }
         #expect(throws: TypedDataError.self) { try word("address", .string("0x1234")) }
         #expect(throws: TypedDataError.self) { try word("uint7", .number("1")) }

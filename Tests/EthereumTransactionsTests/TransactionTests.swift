@@ -58,7 +58,8 @@ import Testing
 
     @Test func eip155LegacyVCarriesTheChainID() throws {
         let tx = Transaction.legacy(
-            LegacyTransaction(chainID: 11_155_111, nonce: 0, gasPrice: 1, gas: 21_000, to: TestKeys.recipient, value: 0))
+            LegacyTransaction(chainID: 11_155_111, nonce: 0, gasPrice: 1, gas: 21_000, to: TestKeys.recipient, value: 0)
+        )
         let signed = TestKeys.signed(tx)
         #expect(signed.v == UInt256(35 + 2 * 11_155_111 + UInt64(signed.signature.yParity)))
         let decoded = try SignedTransaction(decoding: signed.encoded)
@@ -112,7 +113,8 @@ import Testing
 
 @Suite struct IntrinsicGasTests {
     @Test func calldataCostsFourAndSixteenAndTheFloorTen() {
-        let gas = IntrinsicGas(data: [0, 0, 1, 2], isContractCreation: false, accessListAddresses: 0, accessListStorageKeys: 0)
+        let gas = IntrinsicGas(
+            data: [0, 0, 1, 2], isContractCreation: false, accessListAddresses: 0, accessListStorageKeys: 0)
         #expect(IntrinsicGas.tokens(in: [0, 0, 1, 2]) == 10)
         #expect(gas.standard == 21_000 + 2 * 4 + 2 * 16)
         #expect(gas.floor == 21_000 + 10 * 10)
@@ -122,10 +124,57 @@ import Testing
 
     @Test func creationAndAccessLists() {
         let initCode = [UInt8](repeating: 0xfe, count: 33)  // two words
-        let create = IntrinsicGas(data: initCode, isContractCreation: true, accessListAddresses: 2, accessListStorageKeys: 3)
+        let create = IntrinsicGas(
+            data: initCode, isContractCreation: true, accessListAddresses: 2, accessListStorageKeys: 3)
         #expect(create.standard == 21_000 + 33 * 16 + 32_000 + 2 * 2 + 2 * 2_400 + 3 * 1_900)
         let plain = IntrinsicGas(data: [], isContractCreation: false, accessListAddresses: 0, accessListStorageKeys: 0)
         #expect(plain.standard == 21_000)
         #expect(plain.floor == 21_000)
+    }
+}
+
+@Suite struct FeeTests {
+    @Test func effectivePricesFollowEIP1559() {
+        let tx = TestKeys.transfer  // tip 2 gwei, cap 30 gwei
+        let gwei = UInt256(1_000_000_000 as UInt64)
+        #expect(tx.effectiveGasTip(baseFee: 10 * gwei) == 2 * gwei)
+        #expect(tx.effectiveGasPrice(baseFee: 10 * gwei) == 12 * gwei)
+        #expect(tx.effectiveGasTip(baseFee: 29 * gwei) == gwei)
+        #expect(tx.effectiveGasPrice(baseFee: 29 * gwei) == 30 * gwei)
+        #expect(tx.effectiveGasTip(baseFee: 31 * gwei) == nil)
+        let legacy = Transaction.legacy(
+            LegacyTransaction(chainID: 1, nonce: 0, gasPrice: 5 * gwei, gas: 21_000, to: nil, value: 0))
+        #expect(legacy.effectiveGasTip(baseFee: 3 * gwei) == 2 * gwei)
+        #expect(legacy.effectiveGasPrice(baseFee: 3 * gwei) == 5 * gwei)
+        #expect(legacy.effectiveGasPrice(baseFee: 6 * gwei) == nil)
+    }
+}
+
+@Suite struct SigningHashTests {
+    /// ``SignedTransaction/signingHash()`` reads the fields out of the encoding; it must equal re-encoding them.
+    @Test func readBackEqualsReencoded() throws {
+        let recipient = TestKeys.recipient
+        let long = [UInt8](repeating: 0xab, count: 300)
+        let transactions: [Transaction] = [
+            .legacy(LegacyTransaction(chainID: nil, nonce: 0, gasPrice: 1, gas: 21_000, to: recipient, value: 0)),
+            .legacy(LegacyTransaction(chainID: 1, nonce: 1, gasPrice: 0, gas: 21_000, to: nil, value: 0)),
+            .legacy(LegacyTransaction(chainID: 127, nonce: 1, gasPrice: 9, gas: 21_000, to: nil, value: 0, data: [1])),
+            .legacy(
+                LegacyTransaction(
+                    chainID: .max, nonce: .max, gasPrice: .max, gas: .max, to: recipient, value: .max, data: long)),
+            .accessList(
+                AccessListTransaction(
+                    chainID: 11_155_111, nonce: 3, gasPrice: 5, gas: 9, to: recipient, value: 1, data: long,
+                    accessList: [AccessListEntry(address: recipient, storageKeys: [0, .max])])),
+            .dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: 1, nonce: 0, maxPriorityFeePerGas: 0, maxFeePerGas: 0, gas: 0, to: nil, value: 0)),
+            TestKeys.transfer,
+        ]
+        for tx in transactions {
+            let signed = TestKeys.signed(tx)
+            #expect(signed.signingHash() == tx.signingHash(), "\(tx.type)")
+            #expect(try signed.recoverSender() == TestKeys.sender)
+        }
     }
 }

@@ -71,16 +71,19 @@ import Testing
         let n = UInt256(hexDigits: Hex.encode(Secp256k1Order.bytes))!
         // The same signature with s' = n − s and the parity flipped is mathematically valid but high-s (EIP-2).
         let highS = SignedTransaction(
-            transaction: good.transaction, signature: TransactionSignature(yParity: 1 - sig.yParity, r: sig.r, s: n - sig.s))
+            transaction: good.transaction,
+            signature: TransactionSignature(yParity: 1 - sig.yParity, r: sig.r, s: n - sig.s))
         #expect(error(highS, prague) == .invalidSignature)
         #expect(error(highS, prague)?.message == "invalid sender: invalid transaction v, r, s values")
         for (r, s) in [(UInt256.zero, sig.s), (sig.r, .zero), (n, sig.s), (UInt256.max, sig.s)] {
-            let bad = SignedTransaction(transaction: good.transaction, signature: TransactionSignature(yParity: 0, r: r, s: s))
+            let bad = SignedTransaction(
+                transaction: good.transaction, signature: TransactionSignature(yParity: 0, r: r, s: s))
             #expect(error(bad, prague) == .invalidSignature)
             #expect(throws: TransactionValidationError.invalidSignature) { try bad.recoverSender() }
         }
         // r = 5 is not the x coordinate of a curve point: no key recovers.
-        let offCurve = SignedTransaction(transaction: good.transaction, signature: TransactionSignature(yParity: 0, r: 5, s: 1))
+        let offCurve = SignedTransaction(
+            transaction: good.transaction, signature: TransactionSignature(yParity: 0, r: 5, s: 1))
         #expect(error(offCurve, prague) == .invalidSignature)
         // A different transaction under the same signature recovers some other address, not the signer.
         let tampered = SignedTransaction(transaction: TestKeys.transfer, signature: sig)
@@ -98,11 +101,13 @@ import Testing
         #expect(e == .gasFeeProductOverflow(feeField: .maxFeePerGas))
         #expect(e?.message == "gas * maxFeePerGas exceeds 256 bits")
         let legacy = TestKeys.signed(
-            .legacy(LegacyTransaction(chainID: 1, nonce: 0, gasPrice: .max, gas: 21_000, to: TestKeys.recipient, value: 0)))
+            .legacy(
+                LegacyTransaction(chainID: 1, nonce: 0, gasPrice: .max, gas: 21_000, to: TestKeys.recipient, value: 0)))
         #expect(error(legacy, prague)?.message == "gas * gasPrice exceeds 256 bits")
         // value overflow alone is a stateful matter: the transaction is statelessly valid, maximumCost is nil.
         let rich = TestKeys.signed(
-            .legacy(LegacyTransaction(chainID: 1, nonce: 0, gasPrice: 1, gas: 21_000, to: TestKeys.recipient, value: .max)))
+            .legacy(
+                LegacyTransaction(chainID: 1, nonce: 0, gasPrice: 1, gas: 21_000, to: TestKeys.recipient, value: .max)))
         #expect(error(rich, prague) == nil)
         #expect(rich.maximumCost == nil)
         #expect(TestKeys.dynamicFee().maximumCost == UInt256(42_000))

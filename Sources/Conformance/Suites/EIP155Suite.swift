@@ -16,12 +16,14 @@ public struct EIP155Suite: VectorSuite {
             guard let example = file["example"], let fields = example["tx"],
                 let chainID = example["chain_id"].flatMap(Self.uint64),
                 let nonce = fields["nonce"].flatMap(Self.uint64), let gas = fields["gasLimit"].flatMap(Self.uint64),
-                let gasPrice = fields["gasPrice"].flatMap(Self.uint256), let value = fields["value"].flatMap(Self.uint256),
+                let gasPrice = fields["gasPrice"].flatMap(Self.uint256),
+                let value = fields["value"].flatMap(Self.uint256),
                 let toText = fields["to"]?.string, let to = try? Address(parsing: toText),
                 let dataText = fields["data"]?.string, let data = try? Hex.decode(dataText),
                 let keyText = example["private_key"]?.string, let key = try? Hex.decode(keyText)
             else {
-                report.fail("load", input: "eip155_example.json", expected: "example fields", actual: "missing or malformed")
+                report.fail(
+                    "load", input: "eip155_example.json", expected: "example fields", actual: "missing or malformed")
                 return report
             }
             let tx = Transaction.legacy(
@@ -34,7 +36,9 @@ public struct EIP155Suite: VectorSuite {
                 "signing_hash", input: "signing_data", expected: example["signing_hash"]?.string ?? "?",
                 actual: Hex.encodePrefixed(tx.signingHash()))
             let signed = try tx.signed(privateKey: key)
-            let expectedVRS = [example["v"], example["r"], example["s"]].map { $0.flatMap(Self.uint256)?.description ?? "?" }
+            let expectedVRS = [example["v"], example["r"], example["s"]].map {
+                $0.flatMap(Self.uint256)?.description ?? "?"
+            }
             report.check(
                 "v/r/s", input: keyText, expected: expectedVRS.joined(separator: " "),
                 actual: [signed.v, signed.signature.r, signed.signature.s].map(\.description).joined(separator: " "))

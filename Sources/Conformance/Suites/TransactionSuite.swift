@@ -46,7 +46,8 @@ public struct TransactionSuite: VectorSuite {
         guard let (forkName, fork) = Self.modelledForks.first(where: { results[$0.name] != nil }) else {
             let newest = results.keys.sorted().joined(separator: ", ")
             report.skip(
-                id, reason: "no Shanghai-or-later expectation (file has only \(newest)); pre-Shanghai rules not modelled")
+                id,
+                reason: "no Shanghai-or-later expectation (file has only \(newest)); pre-Shanghai rules not modelled")
             return
         }
         let caseID = "\(id)@\(forkName)"
@@ -80,9 +81,11 @@ public struct TransactionSuite: VectorSuite {
             "hash " + Hex.encodePrefixed(tx.hash),
             "sender " + sender.lowercased,
             "intrinsicGas " + String(tx.intrinsicGas.standard),
-            "re-encoding " + Hex.encodePrefixed(SignedTransaction(transaction: tx.transaction, signature: tx.signature).encoded),
+            "re-encoding "
+                + Hex.encodePrefixed(SignedTransaction(transaction: tx.transaction, signature: tx.signature).encoded),
         ]
-        report.check(caseID, input: txbytes, expected: want.joined(separator: "; "), actual: got.joined(separator: "; "))
+        report.check(
+            caseID, input: txbytes, expected: want.joined(separator: "; "), actual: got.joined(separator: "; "))
     }
 
     /// What Sandnet makes of one raw transaction.

@@ -82,7 +82,8 @@ struct SignCommand: ParsableCommand {
                 case (let file?, nil):
                     print(try loadTypedData(file).recover(signature: parsed).checksummed)
                 case (nil, let message?):
-                    print(try PersonalMessage.recover(try messageBytes(message, hex: hex), signature: parsed).checksummed)
+                    print(
+                        try PersonalMessage.recover(try messageBytes(message, hex: hex), signature: parsed).checksummed)
                 default:
                     throw CLIError("give either a message or --typed-data FILE")
                 }

@@ -52,8 +52,9 @@ struct TxCommand: ParsableCommand {
                 (EIP-1559, the default) needs --max-fee and --tip; --type 0 (legacy, EIP-155) and 1 (EIP-2930) \
                 need --gas-price. --gas defaults to the intrinsic gas (21000 for a plain transfer). The signed \
                 transaction is checked with the stateless rules of Osaka before it is printed.
-                Key sources: --private-key. TODO(wallet-keys): --mnemonic/--path and --keystore FILE once the \
-                HD wallet and keystore modules merge.
+                Key sources (exactly one): --private-key HEX (or '-' for standard input), --mnemonic "…" with \
+                --path (default m/44'/60'/0'/0/0) and --passphrase, or --keystore FILE with --password-file, \
+                --password-env or a prompt.
                 """)
 
         @OptionGroup var key: KeyOptions
@@ -107,7 +108,9 @@ struct TxCommand: ParsableCommand {
             let transaction: Transaction
             switch type {
             case 2:
-                guard gasPrice == nil else { throw CLIError("--gas-price is for --type 0 or 1; use --max-fee and --tip") }
+                guard gasPrice == nil else {
+                    throw CLIError("--gas-price is for --type 0 or 1; use --max-fee and --tip")
+                }
                 guard let maxFee, let tip else { throw CLIError("--type 2 needs --max-fee and --tip") }
                 transaction = .dynamicFee(
                     DynamicFeeTransaction(
@@ -122,11 +125,13 @@ struct TxCommand: ParsableCommand {
                     type == 0
                     ? .legacy(
                         LegacyTransaction(
-                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient, value: amount,
+                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient,
+                            value: amount,
                             data: calldata))
                     : .accessList(
                         AccessListTransaction(
-                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient, value: amount,
+                            chainID: chainID, nonce: nonce, gasPrice: price, gas: gasLimit, to: recipient,
+                            value: amount,
                             data: calldata))
             default:
                 throw CLIError("--type \(type): transaction type not supported (use 0, 1 or 2)")
