@@ -17,7 +17,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(
-            name: "SandnetCodecs", targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie"]),
+            name: "SandnetCodecs",
+            targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
+        .target(name: "CandidCoding"),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
@@ -100,14 +102,14 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions",
+                "EthereumTransactions", "CandidCoding",
             ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC",
+                "SandnetServer", "JSONRPC", "CandidCoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -117,6 +119,7 @@ let package = Package(
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [

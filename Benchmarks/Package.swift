@@ -48,5 +48,14 @@ let package = Package(
             path: "Benchmarks/LedgerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "CandidBenchmarks",
+            dependencies: [
+                .product(name: "SandnetCodecs", package: "Sandnet"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/CandidBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

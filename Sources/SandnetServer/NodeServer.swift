@@ -73,6 +73,12 @@ public final class NodeServer: Sendable {
         router.post("/", use: rpc)
         router.post("/rpc", use: rpc)
         router.get("/health") { _, _ in "ok" }
+        // Load-test baseline: the cheapest JSON route this server framework can serve (Benchmarks/load).
+        router.post("/debug/echo") { request, _ -> Response in
+            var request = request
+            let body = try await request.collectBody(upTo: 1 << 16)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+        }
         router.post("/api/claim") { request, context -> Response in
             var request = request
             guard let body = try? await request.collectBody(upTo: 1_024) else {
