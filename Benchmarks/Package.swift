@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+// Benchmarks for Sandnet, kept in their own package so that fuzzing builds of the main package never link
+// package-benchmark's plugin (see ../shared/reference/toolchain.md §4). Run: `swift package benchmark`.
+import PackageDescription
+
+let package = Package(
+    name: "SandnetBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Sandnet", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Raw C library, for "wrapper vs raw call" comparisons in the same run.
+        .systemLibrary(name: "BenchCOpenSSL", path: "Sources/BenchCOpenSSL", pkgConfig: "libcrypto"),
+        .executableTarget(
+            name: "WalletBenchmarks",
+            dependencies: [
+                .product(name: "SandnetWallet", package: "Sandnet"),
+                .product(name: "SandnetCrypto", package: "Sandnet"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchCOpenSSL",
+            ],
+            path: "Benchmarks/WalletBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)
