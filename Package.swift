@@ -60,7 +60,7 @@ let package = Package(
         // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
         .target(
             name: "HDWallet",
-            dependencies: ["ByteCoding", "EthereumTypes", "CryptoCore"],
+            dependencies: ["EthereumTypes", "CryptoCore"],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/wordlists")]),
         .target(

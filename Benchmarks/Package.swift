@@ -57,5 +57,26 @@ let package = Package(
             path: "Benchmarks/CandidBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "WalletBenchmarks",
+            dependencies: [
+                .product(name: "SandnetWallet", package: "Sandnet"),
+                .product(name: "SandnetCrypto", package: "Sandnet"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchCOpenSSL",
+            ],
+            path: "Benchmarks/WalletBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // The same comparisons interleaved A/B in one process (robust to load drift on a shared machine).
+        .executableTarget(
+            name: "WalletRatios",
+            dependencies: [
+                .product(name: "SandnetWallet", package: "Sandnet"),
+                .product(name: "SandnetCrypto", package: "Sandnet"),
+                "BenchCOpenSSL",
+            ],
+            path: "Sources/WalletRatios"
+        ),
     ]
 )

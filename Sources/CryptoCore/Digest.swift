@@ -23,6 +23,14 @@ public enum Digest: Sendable {
         }
     }
 
+    /// Input block size in bytes (the HMAC pad length).
+    public var blockSize: Int {
+        switch self {
+        case .sha512: return 128
+        case .sha224, .sha256, .ripemd160: return 64
+        }
+    }
+
     /// The fetched algorithm, cached per process (fetching is the slow part of a one-shot digest).
     var md: OpaquePointer {
         switch self {
@@ -77,14 +85,46 @@ final class FetchedDigests: @unchecked Sendable {
     }
 }
 
-/// HMAC (RFC 2104) over OpenSSL.
+/// HMAC (RFC 2104) over OpenSSL's digests.
+///
+/// Built from two digest passes with the process-wide fetched `EVP_MD` rather than OpenSSL 3's one-shot
+/// `HMAC()`, which fetches the MAC and the digest by name on every call; BIP-32 derivation runs one HMAC
+/// per child key, so that fetch was a measurable share of each derivation.
 public enum HMAC {
     /// HMAC of `data` under `key` with `digest`.
     public static func authenticate(_ data: [UInt8], key: [UInt8], digest: Digest) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: digest.length)
-        var size: UInt32 = 0
-        let result = COpenSSL.HMAC(digest.md, key, Int32(key.count), data, data.count, &out, &size)
-        precondition(result != nil, "HMAC failed")
+        let md = digest.md
+        let blockSize = digest.blockSize
+        let length = digest.length
+        guard let ctx = EVP_MD_CTX_new() else { preconditionFailure("EVP_MD_CTX_new failed") }
+        defer { EVP_MD_CTX_free(ctx) }
+        var out = [UInt8](repeating: 0, count: length)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128 + 64) { scratch in
+            let pad = scratch.baseAddress!
+            let inner = pad + 128
+            pad.initialize(repeating: 0, count: 128 + 64)
+            defer { pad.update(repeating: 0, count: 128 + 64) }  // the padded key is secret
+            if key.count > blockSize {
+                var size: UInt32 = 0
+                precondition(EVP_Digest(key, key.count, pad, &size, md, nil) == 1, "EVP_Digest failed")
+            } else {
+                key.withUnsafeBufferPointer { k in
+                    if let base = k.baseAddress { pad.update(from: base, count: k.count) }
+                }
+            }
+            for i in 0..<blockSize { pad[i] ^= 0x36 }
+            var size: UInt32 = 0
+            var ok = EVP_DigestInit_ex(ctx, md, nil) == 1
+            ok = ok && EVP_DigestUpdate(ctx, pad, blockSize) == 1
+            ok = ok && data.withUnsafeBytes { EVP_DigestUpdate(ctx, $0.baseAddress, $0.count) } == 1
+            ok = ok && EVP_DigestFinal_ex(ctx, inner, &size) == 1
+            for i in 0..<blockSize { pad[i] ^= 0x36 ^ 0x5c }
+            ok = ok && EVP_DigestInit_ex(ctx, md, nil) == 1
+            ok = ok && EVP_DigestUpdate(ctx, pad, blockSize) == 1
+            ok = ok && EVP_DigestUpdate(ctx, inner, length) == 1
+            ok = ok && EVP_DigestFinal_ex(ctx, &out, &size) == 1
+            precondition(ok, "HMAC digest failed for \(digest.name)")
+        }
         return out
     }
 }

@@ -13,7 +13,7 @@ public enum MnemonicError: Error, Sendable, Equatable, CustomStringConvertible {
     case ambiguousLanguage([String])
     /// A wordlist that does not have 2048 distinct, non-empty words.
     case invalidWordlist(String)
-    /// A shipped wordlist resource could not be read (a broken installation).
+    /// A shipped wordlist resource could not be read (a broken installation); the text names the list and why.
     case wordlistUnavailable(String)
 
     public var description: String {
@@ -32,7 +32,7 @@ public enum MnemonicError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidWordlist(let why):
             return "invalid wordlist: \(why)"
         case .wordlistUnavailable(let name):
-            return "the \(name) wordlist resource is missing from this installation"
+            return "cannot load the BIP-39 wordlist resource \(name); the installation is incomplete"
         }
     }
 }

@@ -85,10 +85,14 @@ enum OfficialWordlists {
 
     static func load(_ language: MnemonicLanguage) -> Result<Wordlist, MnemonicError> {
         guard
-            let url = Bundle.module.url(
-                forResource: language.rawValue, withExtension: "txt", subdirectory: "wordlists"),
-            let data = try? Data(contentsOf: url)
+            let url = Bundle.module.url(forResource: language.rawValue, withExtension: "txt", subdirectory: "wordlists")
         else { return .failure(.wordlistUnavailable(language.rawValue)) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            return .failure(.wordlistUnavailable("\(language.rawValue) (\(url.path): \(error.localizedDescription))"))
+        }
         return Result { () throws(MnemonicError) -> Wordlist in
             try Wordlist(
                 name: language.rawValue, contents: String(decoding: data, as: UTF8.self),

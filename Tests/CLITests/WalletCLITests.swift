@@ -36,6 +36,12 @@ import Testing
         #expect(bad.stderr.contains("checksum"))
         let unknown = try SandnetProcess.run(["mnemonic", "seed", "abandon " + Self.abandon.dropFirst(8) + "x"])
         #expect(unknown.stderr.contains("word 12 'aboutx'"), "\(unknown.stderr)")
+        let spanish = try SandnetProcess.run(["mnemonic", "seed", Self.abandon, "--language", "spanish"])
+        #expect(spanish.stderr == "Error: word 1 'abandon' is not in the spanish wordlist\n")
+        let english = try SandnetProcess.run([
+            "mnemonic", "seed", Self.abandon, "--language", "en", "--passphrase", "TREZOR",
+        ])
+        #expect(english.stdout == r.stdout)
     }
 
     @Test func mnemonicDerive() throws {
