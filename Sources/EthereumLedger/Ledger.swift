@@ -296,8 +296,8 @@ public struct Ledger: Sendable {
         for r in receipts { for i in 0..<256 { bloom[i] |= r.logsBloom[i] } }
         var header = BlockHeader(
             parentHash: parent.hash, coinbase: config.coinbase, stateRoot: stateRoot,
-            transactionsRoot: PatriciaTrie(orderedValues: included.map(\.encoding)).rootHash,
-            receiptsRoot: PatriciaTrie(orderedValues: receipts.map(\.encoding)).rootHash,
+            transactionsRoot: PatriciaTrie.orderedRoot(included.map(\.encoding)),
+            receiptsRoot: PatriciaTrie.orderedRoot(receipts.map(\.encoding)),
             number: number, gasLimit: config.gasLimit, gasUsed: gasUsed, timestamp: timestamp,
             extraData: config.extraData, mixHash: mixHash(parent: parent), baseFeePerGas: baseFee)
         header.logsBloom = bloom

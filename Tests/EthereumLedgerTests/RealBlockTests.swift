@@ -58,11 +58,13 @@ import Testing
             if let txs = block.transactions, !txs.isEmpty {
                 let trie = PatriciaTrie(orderedValues: try txs.map { try Hex.decode($0) })
                 #expect(trie.rootHash == header.transactionsRoot, "\(block.name) transactionsRoot")
+                #expect(PatriciaTrie.orderedRoot(try txs.map { try Hex.decode($0) }) == header.transactionsRoot)
                 txRoots += 1
             }
             if let receipts = block.receipts, !receipts.isEmpty {
                 let trie = PatriciaTrie(orderedValues: try receipts.map { try Hex.decode($0) })
                 #expect(trie.rootHash == header.receiptsRoot, "\(block.name) receiptsRoot")
+                #expect(PatriciaTrie.orderedRoot(try receipts.map { try Hex.decode($0) }) == header.receiptsRoot)
                 receiptRoots += 1
             }
         }

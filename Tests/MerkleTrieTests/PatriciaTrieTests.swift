@@ -63,6 +63,14 @@ import Testing
         #expect(trie.rootHash == before)
     }
 
+    @Test func orderedRootBuilderMatchesTheTrie() {
+        for count in [1, 2, 3, 15, 16, 17, 127, 128, 129, 300, 1_000] {
+            let values = (0..<count).map { i in [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: 1 + i % 40) }
+            #expect(PatriciaTrie.orderedRoot(values) == PatriciaTrie(orderedValues: values).rootHash, "\(count)")
+        }
+        #expect(PatriciaTrie.orderedRoot([]) == PatriciaTrie.emptyRoot)
+    }
+
     @Test func orderedTrieOfNoValuesIsEmptyRoot() {
         #expect(PatriciaTrie(orderedValues: []).rootHash == PatriciaTrie.emptyRoot)
     }
