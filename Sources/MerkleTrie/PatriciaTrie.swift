@@ -59,7 +59,7 @@ public struct PatriciaTrie: Sendable {
         if value.isEmpty {
             root = TrieNode.delete(root, path[...])
         } else {
-            root = TrieNode.insert(root, path[...], value)
+            TrieNode.insert(&root, path[...], value)
         }
     }
 
@@ -90,9 +90,9 @@ struct Nibbles {
 
 /// An immutable trie node with a lazily cached encoding.
 ///
-/// `@unchecked Sendable`: `kind` never changes after creation; `cachedEncoding` is a pure function of it,
-/// written at most once per node by the single owner that serialises access to the ledger (concurrent
-/// first reads would store identical bytes).
+/// `@unchecked Sendable`: a node reachable from more than one trie value is never mutated (updates copy the
+/// path); a uniquely referenced node is updated in place by its only owner. `cachedEncoding` is a pure
+/// function of `kind`, reset on every change, and all access is serialised by the ledger's single owner.
 final class TrieNode: @unchecked Sendable {
     enum Kind {
         case leaf(path: [UInt8], value: [UInt8])
@@ -100,7 +100,8 @@ final class TrieNode: @unchecked Sendable {
         case branch(children: [TrieNode?], value: [UInt8]?)
     }
 
-    let kind: Kind
+    /// Changed in place only while the node is uniquely referenced (never shared with a snapshot).
+    var kind: Kind
     private var cachedEncoding: [UInt8]?
 
     init(_ kind: Kind) { self.kind = kind }
@@ -173,8 +174,61 @@ final class TrieNode: @unchecked Sendable {
 
     static func emptyChildren() -> [TrieNode?] { [TrieNode?](repeating: nil, count: 16) }
 
-    static func insert(_ node: TrieNode?, _ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
-        guard let node else { return leaf(path, value) }
+    func invalidate() { cachedEncoding = nil }
+
+    /// Inserts into the subtree at `slot`: nodes only this trie references are updated in place, shared ones
+    /// are copied along the path (so snapshots never change).
+    static func insert(_ slot: inout TrieNode?, _ path: ArraySlice<UInt8>, _ value: [UInt8]) {
+        guard slot != nil else {
+            slot = leaf(path, value)
+            return
+        }
+        let unique = isKnownUniquelyReferenced(&slot)
+        let node = slot!
+        switch node.kind {
+        case .branch(var children, let branchValue):
+            guard let first = path.first else {
+                if unique {
+                    node.kind = .branch(children: children, value: value)
+                    node.invalidate()
+                } else {
+                    slot = TrieNode(.branch(children: children, value: value))
+                }
+                return
+            }
+            if unique {
+                // Drop the enum's reference to the children so the array and the child are unique too.
+                node.kind = .leaf(path: [], value: [])
+                insert(&children[Int(first)], path.dropFirst(), value)
+                node.kind = .branch(children: children, value: branchValue)
+                node.invalidate()
+            } else {
+                insert(&children[Int(first)], path.dropFirst(), value)
+                slot = TrieNode(.branch(children: children, value: branchValue))
+            }
+        case .extension(let prefix, let child):
+            let common = commonPrefixLength(prefix[...], path)
+            if common == prefix.count {
+                var childSlot: TrieNode? = child
+                if unique { node.kind = .leaf(path: [], value: []) }
+                insert(&childSlot, path.dropFirst(common), value)
+                if unique {
+                    node.kind = .extension(path: prefix, child: childSlot!)
+                    node.invalidate()
+                } else {
+                    slot = TrieNode(.extension(path: prefix, child: childSlot!))
+                }
+                return
+            }
+            slot = split(node, path, value)
+        case .leaf:
+            slot = split(node, path, value)
+        }
+    }
+
+    /// Inserting a key that diverges inside a leaf or an extension: a new branch (behind an extension for the
+    /// shared prefix).
+    static func split(_ node: TrieNode, _ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
         switch node.kind {
         case .leaf(let leafPath, let leafValue):
             if leafPath.elementsEqual(path) { return leaf(path, value) }
@@ -196,9 +250,6 @@ final class TrieNode: @unchecked Sendable {
             return common > 0 ? TrieNode(.extension(path: Array(path.prefix(common)), child: branch)) : branch
         case .extension(let prefix, let child):
             let common = commonPrefixLength(prefix[...], path)
-            if common == prefix.count {
-                return TrieNode(.extension(path: prefix, child: insert(child, path.dropFirst(common), value)))
-            }
             var children = emptyChildren()
             var branchValue: [UInt8]?
             children[Int(prefix[common])] =
@@ -211,10 +262,8 @@ final class TrieNode: @unchecked Sendable {
             }
             let branch = TrieNode(.branch(children: children, value: branchValue))
             return common > 0 ? TrieNode(.extension(path: Array(prefix.prefix(common)), child: branch)) : branch
-        case .branch(var children, let branchValue):
-            guard let first = path.first else { return TrieNode(.branch(children: children, value: value)) }
-            children[Int(first)] = insert(children[Int(first)], path.dropFirst(), value)
-            return TrieNode(.branch(children: children, value: branchValue))
+        case .branch:
+            preconditionFailure("split is only for leaves and extensions")
         }
     }
 
