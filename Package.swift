@@ -95,6 +95,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
+        // MARK: Internet Computer: CBOR codec, identities and accounts, ledger core
+        .target(name: "CBORCoding"),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
@@ -139,5 +142,6 @@ let package = Package(
             dependencies: [
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
             ]),
+        .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
     ]
 )
