@@ -97,13 +97,14 @@ let package = Package(
 
         // MARK: Internet Computer: CBOR codec, identities and accounts, ledger core
         .target(name: "CBORCoding"),
+        .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
 
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions",
+                "EthereumTransactions", "ICPIdentity",
             ]),
         .executableTarget(
             name: "SandnetCLI",
@@ -143,5 +144,6 @@ let package = Package(
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
+        .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),
     ]
 )
