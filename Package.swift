@@ -9,6 +9,7 @@
 //   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
+//   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
 
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
+        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
@@ -98,6 +100,8 @@ let package = Package(
         // MARK: Internet Computer: CBOR codec, identities and accounts, ledger core
         .target(name: "CBORCoding"),
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
+        .target(
+            name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
 
         // MARK: Conformance and command line
         .target(
@@ -145,5 +149,8 @@ let package = Package(
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),
+        .testTarget(
+            name: "ICPLedgerTests",
+            dependencies: ["ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "ByteCoding"]),
     ]
 )
