@@ -115,7 +115,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC",
+                "SandnetServer", "JSONRPC", "ICPIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
