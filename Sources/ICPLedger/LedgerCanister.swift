@@ -19,6 +19,8 @@ public struct LedgerCanister: Sendable {
     public internal(set) var totalSupply: UInt64 = 0
     /// Transaction hash → block index and `created_at_time`, for transactions still inside the window.
     var recentTransactions: [[UInt8]: RecentTransaction] = [:]
+    /// The smallest `created_at_time` in ``recentTransactions``.
+    var oldestRecent: TimestampNanos?
     let store: LedgerStore?
 
     struct ApprovalKey: Hashable, Sendable {
@@ -123,18 +125,23 @@ public struct LedgerCanister: Sendable {
         totalSupply = delta.supply
         blocks.append(block)
         tipHash = blockHash
-        if let createdAt = transaction.createdAtTime {
-            recentTransactions[hash] = RecentTransaction(index: index, createdAtTime: createdAt)
-        }
+        if let createdAt = transaction.createdAtTime { remember(hash, index: index, createdAtTime: createdAt) }
         return .success(index)
     }
 
     /// Drops deduplication entries whose `created_at_time` left the window (they would be `TooOld` anyway).
+    /// Scans only when the oldest entry has expired, so most calls cost O(1).
     mutating func purgeRecentTransactions(now: TimestampNanos) {
         let window = configuration.transactionWindowNanos
-        guard now > window else { return }
+        guard now > window, let oldestRecent, oldestRecent < now - window else { return }
         let oldest = now - window
         recentTransactions = recentTransactions.filter { $0.value.createdAtTime >= oldest }
+        self.oldestRecent = recentTransactions.values.map(\.createdAtTime).min()
+    }
+
+    mutating func remember(_ hash: [UInt8], index: UInt64, createdAtTime: TimestampNanos) {
+        recentTransactions[hash] = RecentTransaction(index: index, createdAtTime: createdAtTime)
+        oldestRecent = min(oldestRecent ?? createdAtTime, createdAtTime)
     }
 
     func operate(_ operation: Operation, now: TimestampNanos, delta: inout Delta) throws(LedgerTrap) -> CommonFailure? {

@@ -156,7 +156,6 @@ extension LedgerCanister {
             throw LedgerTrap("ledger storage holds \(stored.count) blocks but its meta record says \(length)")
         }
         var tip: [UInt8]?
-        var recent: [[UInt8]: RecentTransaction] = [:]
         var blocks: [Block] = []
         blocks.reserveCapacity(stored.count)
         for (index, bytes) in stored.enumerated() {
@@ -166,7 +165,7 @@ extension LedgerCanister {
             }
             tip = block.hash
             if let createdAt = block.transaction.createdAtTime {
-                recent[block.transaction.hash] = RecentTransaction(index: UInt64(index), createdAtTime: createdAt)
+                remember(block.transaction.hash, index: UInt64(index), createdAtTime: createdAt)
             }
             blocks.append(block)
         }
@@ -175,6 +174,5 @@ extension LedgerCanister {
         self.balances = balances
         self.approvals = approvals
         self.totalSupply = supply
-        self.recentTransactions = recent
     }
 }
