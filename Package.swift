@@ -9,6 +9,7 @@
 //   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
+//   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
 
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
+        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
@@ -97,19 +99,25 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
+        // MARK: Internet Computer: CBOR codec, identities and accounts, ledger core
+        .target(name: "CBORCoding"),
+        .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
+        .target(
+            name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity",
             ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC", "CandidCoding",
+                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -142,5 +150,10 @@ let package = Package(
             dependencies: [
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
             ]),
+        .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
+        .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),
+        .testTarget(
+            name: "ICPLedgerTests",
+            dependencies: ["ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "ByteCoding"]),
     ]
 )

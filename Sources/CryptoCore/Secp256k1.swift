@@ -117,7 +117,9 @@ public enum Secp256k1 {
         var compact = signature.r
         compact.append(contentsOf: signature.s)
         var sig = secp256k1_ecdsa_recoverable_signature()
-        guard secp256k1_ecdsa_recoverable_signature_parse_compact(context, &sig, compact, Int32(signature.recoveryID)) == 1
+        guard
+            secp256k1_ecdsa_recoverable_signature_parse_compact(context, &sig, compact, Int32(signature.recoveryID))
+                == 1
         else { throw .invalidSignature }
         var pub = secp256k1_pubkey()
         guard secp256k1_ecdsa_recover(context, &pub, &sig, digest) == 1 else { throw .recoveryFailed }
@@ -125,13 +127,23 @@ public enum Secp256k1 {
     }
 
     /// Verifies a (low-s) signature over `digest` by `publicKey` (33 or 65 bytes).
-    public static func verify(digest: [UInt8], r: [UInt8], s: [UInt8], publicKey: [UInt8]) -> Bool {
+    ///
+    /// - Parameter allowHighS: also accept the high-s twin of a valid signature (plain ECDSA as python-ecdsa and
+    ///   the IC's request signatures allow); Ethereum callers keep the default, EIP-2's low-s rule.
+    public static func verify(
+        digest: [UInt8], r: [UInt8], s: [UInt8], publicKey: [UInt8], allowHighS: Bool = false
+    ) -> Bool {
         guard digest.count == 32, r.count == 32, s.count == 32,
             let pub = try? parse(publicKey: publicKey)
         else { return false }
         var pubkey = pub
         var sig = secp256k1_ecdsa_signature()
         guard secp256k1_ecdsa_signature_parse_compact(context, &sig, r + s) == 1 else { return false }
+        if allowHighS {
+            var normalized = secp256k1_ecdsa_signature()
+            _ = secp256k1_ecdsa_signature_normalize(context, &normalized, &sig)
+            sig = normalized
+        }
         return secp256k1_ecdsa_verify(context, &sig, digest, &pubkey) == 1
     }
 
