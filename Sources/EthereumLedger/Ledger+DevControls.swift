@@ -10,7 +10,7 @@ extension Ledger {
         state.supply = state.supply - account.balance + balance
         account.balance = balance
         setAccount(address, account)
-        try persistence?.commitState(ledger: self)
+        try persistence?.commitState(ledger: &self)
     }
 
     /// Sets an account's nonce (`anvil_setNonce`); pool transactions below it are dropped.
@@ -19,7 +19,7 @@ extension Ledger {
         account.nonce = nonce
         setAccount(address, account)
         state.pool.prune(address, accountNonce: nonce)
-        try persistence?.commitState(ledger: self)
+        try persistence?.commitState(ledger: &self)
     }
 
     /// Gives an address code (genesis-style contract marker; never executed).
@@ -27,7 +27,7 @@ extension Ledger {
         var account = account(address)
         account.code = code
         setAccount(address, account)
-        try persistence?.commitState(ledger: self)
+        try persistence?.commitState(ledger: &self)
     }
 
     /// Fixes the next block's timestamp (`evm_setNextBlockTimestamp`); it must exceed the head's.
@@ -64,14 +64,17 @@ extension Ledger {
         guard let index = snapshots.firstIndex(where: { $0.id == id }) else { return false }
         state = snapshots[index].state
         snapshots.removeSubrange(index...)
-        try persistence?.rewriteAll(ledger: self)
+        try persistence?.rewriteAll(ledger: &self)
         return true
     }
 
     /// Removes a transaction from the pool (`anvil_dropTransaction`); false if it is not pending.
     @discardableResult
     public mutating func dropTransaction(_ hash: [UInt8]) -> Bool {
-        state.pool.remove(hash) != nil
+        let dropped = state.pool.remove(hash) != nil
+        // Best effort: a failed write leaves the drop to the next block's batch.
+        if dropped { try? persistence?.commitPool(ledger: &self) }
+        return dropped
     }
 
     /// Removes the last `depth` blocks, returning their transactions to the pool (or dropping them), then
@@ -94,7 +97,7 @@ extension Ledger {
             state.nextTimestamp = max(timestamp, head.header.timestamp + 1)
             mined.append(try seal(now: now))
         }
-        try persistence?.rewriteAll(ledger: self)
+        try persistence?.rewriteAll(ledger: &self)
         return mined
     }
 

@@ -167,6 +167,7 @@ public struct Ledger: Sendable {
         if miningMode == .automatic {
             mined = try mineExecutable(now: now)
         }
+        if mined.isEmpty { try persistence?.commitPool(ledger: &self) }
         return Submission(hash: tx.hash, replaced: replaced, minedBlocks: mined)
     }
 
@@ -311,7 +312,7 @@ public struct Ledger: Sendable {
         for (i, tx) in included.enumerated() {
             state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: number, index: i)
         }
-        try persistence?.commit(block: block, ledger: self)
+        try persistence?.commit(block: block, ledger: &self)
         return block
     }
 

@@ -9,7 +9,7 @@ import RLPCoding
 /// - `B` ‖ be64(number) → block rlp[header, transactions, receipts]
 /// - `A` ‖ address → account rlp[nonce, balance, code]
 /// - `H` ‖ address ‖ be64(block) → account after that block (empty value: account removed)
-/// - `P` → pool rlp[transactions…]
+/// - `P` ‖ hash → a pool transaction (written and deleted incrementally)
 ///
 /// Each block is written in ONE atomic batch with the meta record, so a process killed at any moment
 /// reopens at the last committed block (LevelDB batches are all-or-nothing).
@@ -30,7 +30,7 @@ final class LedgerPersistence: @unchecked Sendable {
     func storageFailure(_ error: StorageError) -> LedgerError { .invalidRequest("data directory: \(error.message)") }
 
     /// One batch: the block, the accounts it changed, their history, the pool and the meta record.
-    func commit(block: Block, ledger: Ledger) throws(LedgerError) {
+    func commit(block: Block, ledger: inout Ledger) throws(LedgerError) {
         var batch = WriteBatch()
         batch.put(Self.blockKey(block.number), Self.encode(block))
         for address in pendingDirty {
@@ -41,13 +41,36 @@ final class LedgerPersistence: @unchecked Sendable {
             batch.put(Self.historyKey(address, block.number), account.map(Self.encode) ?? [])
         }
         pendingDirty.removeAll(keepingCapacity: true)
-        batch.put([UInt8(ascii: "P")], Self.encodePool(ledger.state.pool.all))
+        Self.append(poolChanges: &ledger.state.pool, to: &batch)
         batch.put([UInt8(ascii: "M")], Self.meta(ledger))
         do { try store.write(batch, sync: syncWrites) } catch { throw storageFailure(error) }
     }
 
+    /// Pool changes alone (a submission that mined nothing).
+    func commitPool(ledger: inout Ledger) throws(LedgerError) {
+        var batch = WriteBatch()
+        Self.append(poolChanges: &ledger.state.pool, to: &batch)
+        guard !batch.isEmpty else { return }
+        do { try store.write(batch, sync: syncWrites) } catch { throw storageFailure(error) }
+    }
+
+    static func poolKey(_ hash: [UInt8]) -> [UInt8] { [UInt8(ascii: "P")] + hash }
+
+    static func append(poolChanges pool: inout TransactionPool, to batch: inout WriteBatch) {
+        for (hash, change) in pool.drainJournal() {
+            switch change {
+            case .put(let tx):
+                var e = RLPEncoder(capacity: 200 + tx.data.count)
+                append(tx, to: &e)
+                batch.put(poolKey(hash), e.bytes)
+            case .delete:
+                batch.delete(poolKey(hash))
+            }
+        }
+    }
+
     /// Dev changes outside a block: accounts and pool now, sealed into history with the next block.
-    func commitState(ledger: Ledger) throws(LedgerError) {
+    func commitState(ledger: inout Ledger) throws(LedgerError) {
         var batch = WriteBatch()
         for address in ledger.state.dirty {
             if let account = ledger.state.accounts[address] {
@@ -56,16 +79,16 @@ final class LedgerPersistence: @unchecked Sendable {
                 batch.delete(Self.accountKey(address))
             }
         }
-        batch.put([UInt8(ascii: "P")], Self.encodePool(ledger.state.pool.all))
+        Self.append(poolChanges: &ledger.state.pool, to: &batch)
         batch.put([UInt8(ascii: "M")], Self.meta(ledger))
         do { try store.write(batch, sync: syncWrites) } catch { throw storageFailure(error) }
     }
 
     /// After a revert or reorg: replace everything in one batch.
-    func rewriteAll(ledger: Ledger) throws(LedgerError) {
+    func rewriteAll(ledger: inout Ledger) throws(LedgerError) {
         var batch = WriteBatch()
         do {
-            for tag in ["A", "B", "H"] {
+            for tag in ["A", "B", "H", "P"] {
                 try store.scan(prefix: [UInt8(ascii: tag.unicodeScalars.first!)]) { key, _ in
                     batch.delete(key)
                     return true
@@ -81,15 +104,20 @@ final class LedgerPersistence: @unchecked Sendable {
                 batch.put(Self.historyKey(address, entry.block), entry.account.map(Self.encode) ?? [])
             }
         }
-        batch.put([UInt8(ascii: "P")], Self.encodePool(ledger.state.pool.all))
+        _ = ledger.state.pool.drainJournal()
+        for tx in ledger.state.pool.all {
+            var e = RLPEncoder(capacity: 200 + tx.data.count)
+            Self.append(tx, to: &e)
+            batch.put(Self.poolKey(tx.hash), e.bytes)
+        }
         batch.put([UInt8(ascii: "M")], Self.meta(ledger))
         pendingDirty.removeAll()
         do { try store.write(batch, sync: true) } catch { throw storageFailure(error) }
     }
 
-    func flush(ledger: Ledger) throws(LedgerError) {
+    func flush(ledger: inout Ledger) throws(LedgerError) {
         var batch = WriteBatch()
-        batch.put([UInt8(ascii: "P")], Self.encodePool(ledger.state.pool.all))
+        Self.append(poolChanges: &ledger.state.pool, to: &batch)
         batch.put([UInt8(ascii: "M")], Self.meta(ledger))
         do { try store.write(batch, sync: true) } catch { throw storageFailure(error) }
     }
@@ -319,7 +347,7 @@ extension Ledger {
         guard let meta else {
             var ledger = fresh
             ledger.persistence = persistence
-            try persistence.rewriteAll(ledger: ledger)
+            try persistence.rewriteAll(ledger: &ledger)
             return ledger
         }
         do {
@@ -401,18 +429,22 @@ extension Ledger {
         ledger.state.supply = supply
         // Per-block totals before the head are not stored; reorgs below a reopen point keep the head totals.
         ledger.state.totals = Array(repeating: (burned, supply), count: blocks.count)
-        if let pool = try store.get([UInt8(ascii: "P")]) {
-            var pr = RLPReader(pool)
-            var list = try pr.readList()
-            while !list.isAtEnd {
-                let tx = try LedgerPersistence.decodeTransaction(&list)
-                if tx.nonce >= ledger.account(tx.sender).nonce { ledger.state.pool.insert(tx) }
-            }
+        var poolTransactions: [LedgerTransaction] = []
+        try store.scan(prefix: [UInt8(ascii: "P")]) { key, value in
+            guard key.count == 33 else { return true }
+            var reader = RLPReader(value)
+            poolTransactions.append(try LedgerPersistence.decodeTransaction(&reader))
+            return true
+        }
+        for tx in poolTransactions where tx.nonce >= ledger.account(tx.sender).nonce { ledger.state.pool.insert(tx) }
+        // Stale entries (mined before the crash) are deleted with the next write.
+        for tx in poolTransactions where tx.nonce < ledger.account(tx.sender).nonce {
+            ledger.state.pool.journal[tx.hash] = .delete
         }
         ledger.persistence = persistence
         return ledger
     }
 
     /// Writes the pool and meta record with a synced write (clean shutdown).
-    public func flush() throws(LedgerError) { try persistence?.flush(ledger: self) }
+    public mutating func flush() throws(LedgerError) { try persistence?.flush(ledger: &self) }
 }

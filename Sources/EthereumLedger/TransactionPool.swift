@@ -8,7 +8,24 @@ public struct TransactionPool: Sendable {
         var arrival: UInt64
     }
 
+    /// Changes not yet written to the data directory (hash → transaction to put, or nil to delete).
+    enum Change: Sendable {
+        case put(LedgerTransaction)
+        case delete
+    }
+
     var bySender: [Address: [UInt64: Entry]] = [:]
+    var journal: [[UInt8]: Change] = [:]
+
+    mutating func noteRemoved(_ hash: [UInt8]) {
+        if case .put? = journal[hash] { journal[hash] = nil } else { journal[hash] = .delete }
+    }
+
+    /// Takes the changes since the last call.
+    mutating func drainJournal() -> [[UInt8]: Change] {
+        defer { journal.removeAll(keepingCapacity: true) }
+        return journal
+    }
     var locations: [[UInt8]: (sender: Address, nonce: UInt64)] = [:]
     var arrivals: UInt64 = 0
 
@@ -48,7 +65,11 @@ public struct TransactionPool: Sendable {
     mutating func insert(_ tx: LedgerTransaction) -> [UInt8]? {
         arrivals += 1
         let replaced = bySender[tx.sender]?[tx.nonce]?.transaction.hash
-        if let replaced { locations[replaced] = nil }
+        if let replaced {
+            locations[replaced] = nil
+            noteRemoved(replaced)
+        }
+        journal[tx.hash] = .put(tx)
         bySender[tx.sender, default: [:]][tx.nonce] = Entry(transaction: tx, arrival: arrivals)
         locations[tx.hash] = (tx.sender, tx.nonce)
         return replaced
@@ -57,6 +78,7 @@ public struct TransactionPool: Sendable {
     @discardableResult
     mutating func remove(_ hash: [UInt8]) -> LedgerTransaction? {
         guard let loc = locations.removeValue(forKey: hash) else { return nil }
+        noteRemoved(hash)
         let entry = bySender[loc.sender]?.removeValue(forKey: loc.nonce)
         if bySender[loc.sender]?.isEmpty == true { bySender[loc.sender] = nil }
         return entry?.transaction
@@ -67,6 +89,7 @@ public struct TransactionPool: Sendable {
         guard let txs = bySender[sender] else { return }
         for (nonce, entry) in txs where nonce < accountNonce {
             locations[entry.transaction.hash] = nil
+            noteRemoved(entry.transaction.hash)
             bySender[sender]?[nonce] = nil
         }
         if bySender[sender]?.isEmpty == true { bySender[sender] = nil }

@@ -14,7 +14,7 @@ public final class SandnetNode: Sendable {
     public let configuration: NodeConfiguration
     let ledger: Mutex<Ledger>
     /// Dev accounts in derivation order with their (public, test-only) private keys.
-    public let devAccounts: [(address: Address, privateKey: [UInt8])]
+    public let devAccounts: [DevAccount]
     let keys: [Address: [UInt8]]
     public let faucetAddress: Address
     let faucetKey: [UInt8]
@@ -37,18 +37,18 @@ public final class SandnetNode: Sendable {
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
-        var dev: [(Address, [UInt8])] = []
+        var dev: [DevAccount] = []
         for i in 0..<configuration.accountCount {
             let key = try accounts.key(UInt32(i))
-            dev.append((key.ethereumAddress, key.privateKey!))
+            dev.append(DevAccount(address: key.ethereumAddress, privateKey: key.privateKey!))
         }
         // The faucet key is derived, not random, so a data directory reopens with the same faucet.
         let faucet = try accounts.key(UInt32(1_000_000))
         faucetAddress = faucet.ethereumAddress
         faucetKey = faucet.privateKey!
         devAccounts = dev
-        keys = Dictionary(dev.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })
-        var genesis = dev.map { GenesisAccount(address: $0.0, balance: configuration.accountBalance) }
+        keys = Dictionary(dev.map { ($0.address, $0.privateKey) }, uniquingKeysWith: { a, _ in a })
+        var genesis = dev.map { GenesisAccount(address: $0.address, balance: configuration.accountBalance) }
         genesis.append(GenesisAccount(address: faucet.ethereumAddress, balance: configuration.faucetBalance))
         genesis += configuration.genesisAccounts
         var chain: Ledger
@@ -178,6 +178,12 @@ public final class SandnetNode: Sendable {
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.miningMode } }
+}
+
+/// A dev account: a public test key, never for a real network.
+public struct DevAccount: Sendable, Equatable {
+    public let address: Address
+    public let privateKey: [UInt8]
 }
 
 /// Holds the method table. `@unchecked Sendable`: `dispatcher` is written once, inside
