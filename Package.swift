@@ -9,6 +9,7 @@
 //   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
+//   scenarios            ScenarioRunner                            (YAML wallet scenarios; Yams, no HTTP server)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
 
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
+        .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
@@ -29,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
     ],
     targets: [
         // MARK: C system libraries
@@ -95,6 +98,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
+        // MARK: YAML wallet scenarios (in-process node or any JSON-RPC endpoint; never Hummingbird)
+        .target(
+            name: "ScenarioRunner",
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONRPC",
+                .product(name: "Yams", package: "Yams"),
+            ]),
+
         // MARK: Conformance and command line
         .target(
             name: "Conformance",
@@ -107,7 +119,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC",
+                "SandnetServer", "JSONRPC", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -134,6 +146,9 @@ let package = Package(
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "ScenarioRunnerTests",
+            dependencies: ["ScenarioRunner", "SandnetNode", "JSONRPC", "EthereumTypes", "TestSupport"]),
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
