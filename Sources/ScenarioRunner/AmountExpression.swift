@@ -187,7 +187,9 @@ struct ExpressionParser {
     }
 
     mutating func parseFactor() throws(ExpressionError) -> AmountExpression.Term {
-        guard let c = peek() else { throw ExpressionError("expression ends early (expected a value)", offset: position) }
+        guard let c = peek() else {
+            throw ExpressionError("expression ends early (expected a value)", offset: position)
+        }
         if c == "-" {
             position += 1
             return .negate(try parseFactor())
@@ -225,11 +227,14 @@ struct ExpressionParser {
 
     mutating func parseNumber() throws(ExpressionError) -> AmountExpression.Term {
         let start = position
-        if input[position] == "0", position + 1 < input.count, input[position + 1] == "x" || input[position + 1] == "X" {
+        if input[position] == "0", position + 1 < input.count, input[position + 1] == "x" || input[position + 1] == "X"
+        {
             position += 2
             while position < input.count, input[position].properties.isASCIIHexDigit { position += 1 }
         } else {
-            while position < input.count, input[position].isASCIIDigit || input[position] == "." || input[position] == "_" {
+            while position < input.count,
+                input[position].isASCIIDigit || input[position] == "." || input[position] == "_"
+            {
                 position += 1
             }
         }
@@ -247,7 +252,8 @@ struct ExpressionParser {
                 position = save
             } else {
                 throw ExpressionError(
-                    "unknown unit '\(candidate)' (use wei, kwei, mwei, gwei, szabo, finney or ether)", offset: unitStart)
+                    "unknown unit '\(candidate)' (use wei, kwei, mwei, gwei, szabo, finney or ether)", offset: unitStart
+                )
             }
         } else {
             position = save
@@ -275,7 +281,8 @@ struct ExpressionParser {
         position += 1
         switch (kind, argument.isEmpty) {
         case (.none, false): throw ExpressionError("\(name)() takes no argument", offset: argumentStart)
-        case (.step, true): throw ExpressionError("\(name)(…) needs a step id, as in \(name)(send1)", offset: argumentStart)
+        case (.step, true):
+            throw ExpressionError("\(name)(…) needs a step id, as in \(name)(send1)", offset: argumentStart)
         case (.account, true): throw ExpressionError("\(name)(…) needs an account name", offset: argumentStart)
         default: break
         }

@@ -67,10 +67,11 @@ public final class InProcessBackend: ScenarioBackend {
     /// The result of a JSON-RPC response, or its error thrown as ``RPCError``.
     static func unwrap(_ response: JSON) throws -> JSON {
         if let error = response["error"] {
-            let code = error["code"].flatMap { value -> Int? in
-                if case .number(let n) = value { return Int(n) }
-                return nil
-            } ?? -32603
+            let code =
+                error["code"].flatMap { value -> Int? in
+                    if case .number(let n) = value { return Int(n) }
+                    return nil
+                } ?? -32603
             throw RPCError(code: code, message: error["message"]?.stringValue ?? "unknown error", data: error["data"])
         }
         guard let result = response["result"] else { throw BackendError("response has neither result nor error") }
@@ -133,7 +134,8 @@ public final class HTTPBackend: ScenarioBackend {
         return try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: request) { data, response, error in
                 if let error {
-                    continuation.resume(throwing: BackendError("cannot reach \(url.absoluteString): \(error.localizedDescription)"))
+                    continuation.resume(
+                        throwing: BackendError("cannot reach \(url.absoluteString): \(error.localizedDescription)"))
                     return
                 }
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0

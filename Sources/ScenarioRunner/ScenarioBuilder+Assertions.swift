@@ -2,7 +2,9 @@ import EthereumTypes
 import Yams
 
 extension ScenarioBuilder {
-    static let assertions = ["balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "value"]
+    static let assertions = [
+        "balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "value",
+    ]
 
     mutating func assertion(_ entry: YAMLReader.Entry, index: Int) throws(ScenarioFormatError) -> Assertion {
         let what = "\(entry.key) assertion"
@@ -12,9 +14,12 @@ extension ScenarioBuilder {
         switch entry.key {
         case "balance":
             let fields = try reader.mapping(node, what)
-            try reader.allow(fields, ["of", "block", "formatted", "unit", "since"] + operators + ["changedBy"], in: what)
+            try reader.allow(
+                fields, ["of", "block", "formatted", "unit", "since"] + operators + ["changedBy"], in: what)
             let account = try accountName(try reader.required(fields, "of", in: what, at: node), "\(what) of")
-            let block = try fields.first { $0.key == "block" }.map { e throws(ScenarioFormatError) in try template(e.value, "\(what) block") }
+            let block = try fields.first { $0.key == "block" }.map { e throws(ScenarioFormatError) in
+                try template(e.value, "\(what) block")
+            }
             var since: Int?
             if let s = fields.first(where: { $0.key == "since" }) {
                 let id = try reader.scalar(s.value, "\(what) since")
@@ -36,32 +41,48 @@ extension ScenarioBuilder {
                 if let u = fields.first(where: { $0.key == "unit" }) {
                     unit = try reader.scalar(u.value, "\(what) unit")
                     guard Units.decimals(of: unit) != nil else {
-                        throw reader.error("unknown unit '\(unit)' (wei, kwei, mwei, gwei, szabo, finney, ether)", at: u.value)
+                        throw reader.error(
+                            "unknown unit '\(unit)' (wei, kwei, mwei, gwei, szabo, finney, ether)", at: u.value)
                     }
                 }
                 formatted = (try template(f.value, "\(what) formatted"), unit)
             }
             if checks.isEmpty && formatted == nil {
-                throw reader.error("\(what) needs a comparison: one of \((operators + ["changedBy", "formatted"]).joined(separator: ", "))", at: node)
+                throw reader.error(
+                    "\(what) needs a comparison: one of \((operators + ["changedBy", "formatted"]).joined(separator: ", "))",
+                    at: node)
             }
-            return Assertion(kind: .balance(account: account, block: block, checks: checks, formatted: formatted), location: location)
+            return Assertion(
+                kind: .balance(account: account, block: block, checks: checks, formatted: formatted), location: location
+            )
         case "nonce":
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["of", "pending"] + operators, in: what)
             let account = try accountName(try reader.required(fields, "of", in: what, at: node), "\(what) of")
-            let pending = try fields.first { $0.key == "pending" }.map { e throws(ScenarioFormatError) in try reader.bool(e.value, "\(what) pending") } ?? false
+            let pending =
+                try fields.first { $0.key == "pending" }.map { e throws(ScenarioFormatError) in
+                    try reader.bool(e.value, "\(what) pending")
+                } ?? false
             let checks = try clauses(fields, what: what, allowChange: false, since: nil)
-            if checks.isEmpty { throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node) }
+            if checks.isEmpty {
+                throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
+            }
             return Assertion(kind: .nonce(account: account, pending: pending, checks: checks), location: location)
         case "receipt":
             let fields = try reader.mapping(node, what)
-            let allowed = ["of", "exists"] + FieldCheck.receiptNumberFields.sorted() + FieldCheck.receiptTextFields.sorted()
+            let allowed =
+                ["of", "exists"] + FieldCheck.receiptNumberFields.sorted() + FieldCheck.receiptTextFields.sorted()
             try reader.allow(fields, allowed, in: what)
             let tx = try transactionReference(try reader.required(fields, "of", in: what, at: node), "\(what) of")
-            let exists = try fields.first { $0.key == "exists" }.map { e throws(ScenarioFormatError) in try reader.bool(e.value, "\(what) exists") } ?? true
-            let checks = try fieldChecks(fields, numbers: FieldCheck.receiptNumberFields, texts: FieldCheck.receiptTextFields, what: what)
+            let exists =
+                try fields.first { $0.key == "exists" }.map { e throws(ScenarioFormatError) in
+                    try reader.bool(e.value, "\(what) exists")
+                } ?? true
+            let checks = try fieldChecks(
+                fields, numbers: FieldCheck.receiptNumberFields, texts: FieldCheck.receiptTextFields, what: what)
             if !exists && !checks.isEmpty {
-                throw ScenarioFormatError("a receipt that must not exist has no fields to check", at: checks[0].location)
+                throw ScenarioFormatError(
+                    "a receipt that must not exist has no fields to check", at: checks[0].location)
             }
             return Assertion(kind: .receipt(transaction: tx, exists: exists, fields: checks), location: location)
         case "transaction":
@@ -76,9 +97,13 @@ extension ScenarioBuilder {
             return Assertion(kind: .transaction(transaction: tx, state: state), location: location)
         case "block":
             let fields = try reader.mapping(node, what)
-            let allowed = ["at", "contains"] + FieldCheck.blockNumberFields.sorted() + FieldCheck.blockTextFields.sorted()
+            let allowed =
+                ["at", "contains"] + FieldCheck.blockNumberFields.sorted() + FieldCheck.blockTextFields.sorted()
             try reader.allow(fields, allowed, in: what)
-            let selector = try fields.first { $0.key == "at" }.map { e throws(ScenarioFormatError) in try template(e.value, "\(what) at") }
+            let selector =
+                try fields.first { $0.key == "at" }.map { e throws(ScenarioFormatError) in
+                    try template(e.value, "\(what) at")
+                }
                 ?? Template("latest", at: location)
             var contains: [Template] = []
             if let c = fields.first(where: { $0.key == "contains" }) {
@@ -88,7 +113,8 @@ extension ScenarioBuilder {
                     contains.append(try transactionReference(c.value, "\(what) contains"))
                 }
             }
-            let checks = try fieldChecks(fields, numbers: FieldCheck.blockNumberFields, texts: FieldCheck.blockTextFields, what: what)
+            let checks = try fieldChecks(
+                fields, numbers: FieldCheck.blockNumberFields, texts: FieldCheck.blockTextFields, what: what)
             return Assertion(kind: .block(selector: selector, fields: checks, contains: contains), location: location)
         case "nextBaseFee":
             let checks: [Clause]
@@ -125,35 +151,50 @@ extension ScenarioBuilder {
             try reader.allow(fields, ["of"] + operators, in: what)
             let of = try expression(try reader.required(fields, "of", in: what, at: node), "\(what) of")
             let checks = try clauses(fields, what: what, allowChange: false, since: nil)
-            if checks.isEmpty { throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node) }
+            if checks.isEmpty {
+                throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
+            }
             return Assertion(kind: .value(of: of, checks: checks), location: location)
         default:
             var message = "unknown assertion '\(entry.key)'"
-            if let guess = YAMLReader.closest(entry.key, in: Self.assertions) { message += " (did you mean '\(guess)'?)" }
-            throw reader.error(message + "; expected one of: " + Self.assertions.joined(separator: ", "), at: entry.keyNode)
+            if let guess = YAMLReader.closest(entry.key, in: Self.assertions) {
+                message += " (did you mean '\(guess)'?)"
+            }
+            throw reader.error(
+                message + "; expected one of: " + Self.assertions.joined(separator: ", "), at: entry.keyNode)
         }
     }
 
     /// The comparison keys of a mapping (`equals`, `atLeast`, …, `changedBy`) as clauses.
-    func clauses(_ fields: [YAMLReader.Entry], what: String, allowChange: Bool, since: Int?) throws(ScenarioFormatError) -> [Clause] {
+    func clauses(_ fields: [YAMLReader.Entry], what: String, allowChange: Bool, since: Int?) throws(ScenarioFormatError)
+        -> [Clause]
+    {
         var out: [Clause] = []
         for f in fields {
             guard let op = Clause.Operator(rawValue: f.key) else { continue }
-            if op == .changedBy && !allowChange { throw reader.error("changedBy applies to balances only", at: f.keyNode) }
-            out.append(Clause(op: op, expression: try expression(f.value, "\(what) \(f.key)"), sinceStep: op == .changedBy ? since : nil))
+            if op == .changedBy && !allowChange {
+                throw reader.error("changedBy applies to balances only", at: f.keyNode)
+            }
+            out.append(
+                Clause(
+                    op: op, expression: try expression(f.value, "\(what) \(f.key)"),
+                    sinceStep: op == .changedBy ? since : nil))
         }
         return out
     }
 
     /// Field checks of a receipt or block: a scalar means `equals` (number fields) or an exact text.
-    func fieldChecks(_ fields: [YAMLReader.Entry], numbers: Set<String>, texts: Set<String>, what: String) throws(ScenarioFormatError) -> [FieldCheck] {
+    func fieldChecks(_ fields: [YAMLReader.Entry], numbers: Set<String>, texts: Set<String>, what: String)
+        throws(ScenarioFormatError) -> [FieldCheck]
+    {
         var out: [FieldCheck] = []
         let operators = Clause.Operator.allCases.map(\.rawValue).filter { $0 != "changedBy" }
         for f in fields {
             let location = reader.location(f.keyNode)
             if numbers.contains(f.key) {
                 if case .scalar = f.value {
-                    let clause = Clause(op: .equals, expression: try expression(f.value, "\(what) \(f.key)"), sinceStep: nil)
+                    let clause = Clause(
+                        op: .equals, expression: try expression(f.value, "\(what) \(f.key)"), sinceStep: nil)
                     out.append(FieldCheck(name: f.key, expected: .number([clause]), location: location))
                 } else {
                     let inner = try reader.mapping(f.value, "\(what) \(f.key)")

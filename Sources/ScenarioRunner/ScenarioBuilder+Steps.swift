@@ -17,7 +17,9 @@ extension ScenarioBuilder {
         let entries = try reader.mapping(node, "\(what) (an action such as send: or check:)")
         let actionEntries = entries.filter { !Self.stepKeys.contains($0.key) }
         guard let actionEntry = actionEntries.first else {
-            throw reader.error("\(what) has no action; expected one of: \((Self.actions + Self.icpActions).joined(separator: ", "))", at: node)
+            throw reader.error(
+                "\(what) has no action; expected one of: \((Self.actions + Self.icpActions).joined(separator: ", "))",
+                at: node)
         }
         if actionEntries.count > 1 {
             throw reader.error(
@@ -44,7 +46,8 @@ extension ScenarioBuilder {
         if case .failure = expectation, case .check = action {
             throw reader.error("'expect' does not apply to check steps (assertions fail or pass)", at: node)
         }
-        return Step(index: index, id: id, name: name, action: action, expectation: expectation, location: reader.location(node))
+        return Step(
+            index: index, id: id, name: name, action: action, expectation: expectation, location: reader.location(node))
     }
 
     func expectation(_ node: Node, _ what: String) throws(ScenarioFormatError) -> Expectation {
@@ -60,7 +63,9 @@ extension ScenarioBuilder {
             if entry.key == "error" { text = try reader.scalar(entry.value, "expect.error") }
             if entry.key == "code" {
                 let raw = try reader.scalar(entry.value, "expect.code")
-                guard let n = Int(raw) else { throw reader.error("expected an integer error code, found '\(raw)'", at: entry.value) }
+                guard let n = Int(raw) else {
+                    throw reader.error("expected an integer error code, found '\(raw)'", at: entry.value)
+                }
                 code = n
             }
         }
@@ -68,7 +73,9 @@ extension ScenarioBuilder {
         return .failure(text: text, code: code)
     }
 
-    mutating func action(_ entry: YAMLReader.Entry, what: String, id: String?, index: Int) throws(ScenarioFormatError) -> StepAction {
+    mutating func action(_ entry: YAMLReader.Entry, what: String, id: String?, index: Int) throws(ScenarioFormatError)
+        -> StepAction
+    {
         let node = entry.value
         switch entry.key {
         case "faucet":
@@ -76,24 +83,32 @@ extension ScenarioBuilder {
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["to", "amount"], in: what)
             let to = try accountName(try reader.required(fields, "to", in: what, at: node), "\(what) to")
-            let amount = try fields.first { $0.key == "amount" }.map { e throws(ScenarioFormatError) in try expression(e.value, "\(what) amount") }
+            let amount = try fields.first { $0.key == "amount" }.map { e throws(ScenarioFormatError) in
+                try expression(e.value, "\(what) amount")
+            }
             return .faucet(to: to, amount: amount)
         case "send":
             return .send(try send(node, what))
         case "wait":
-            if case .scalar = node { return .wait(transaction: try transactionReference(node, what), confirmations: 1, timeoutSeconds: 60) }
+            if case .scalar = node {
+                return .wait(transaction: try transactionReference(node, what), confirmations: 1, timeoutSeconds: 60)
+            }
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["for", "confirmations", "timeout"], in: what)
             let tx = try transactionReference(try reader.required(fields, "for", in: what, at: node), "\(what) for")
             var confirmations: UInt64 = 1
             var timeout = 60.0
             for f in fields {
-                if f.key == "confirmations" { confirmations = try reader.unsigned(f.value, "\(what) confirmations", range: 1...10_000) }
+                if f.key == "confirmations" {
+                    confirmations = try reader.unsigned(f.value, "\(what) confirmations", range: 1...10_000)
+                }
                 if f.key == "timeout" { timeout = Double(try reader.duration(f.value, "\(what) timeout")) }
             }
             return .wait(transaction: tx, confirmations: confirmations, timeoutSeconds: timeout)
         case "mine":
-            if case .scalar = node { return .mine(blocks: try reader.unsigned(node, what, range: 1...100_000), interval: nil) }
+            if case .scalar = node {
+                return .mine(blocks: try reader.unsigned(node, what, range: 1...100_000), interval: nil)
+            }
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["blocks", "interval"], in: what)
             var blocks: UInt64 = 1
@@ -108,7 +123,9 @@ extension ScenarioBuilder {
         case "setNextBaseFee":
             return .setNextBaseFee(try expression(node, what))
         case "fillBlocks":
-            if case .scalar = node { return .fillBlocks(blocks: Int(try reader.unsigned(node, what, range: 1...100)), from: "") }
+            if case .scalar = node {
+                return .fillBlocks(blocks: Int(try reader.unsigned(node, what, range: 1...100)), from: "")
+            }
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["blocks", "from"], in: what)
             var blocks = 1
@@ -119,11 +136,17 @@ extension ScenarioBuilder {
             }
             return .fillBlocks(blocks: blocks, from: from)
         case "reorg":
-            if case .scalar = node { return .reorg(depth: try reader.unsigned(node, what, range: 1...10_000), requeue: false) }
+            if case .scalar = node {
+                return .reorg(depth: try reader.unsigned(node, what, range: 1...10_000), requeue: false)
+            }
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["depth", "requeue"], in: what)
-            let depth = try reader.unsigned(try reader.required(fields, "depth", in: what, at: node), "\(what) depth", range: 1...10_000)
-            let requeue = try fields.first { $0.key == "requeue" }.map { e throws(ScenarioFormatError) in try reader.bool(e.value, "\(what) requeue") } ?? false
+            let depth = try reader.unsigned(
+                try reader.required(fields, "depth", in: what, at: node), "\(what) depth", range: 1...10_000)
+            let requeue =
+                try fields.first { $0.key == "requeue" }.map { e throws(ScenarioFormatError) in
+                    try reader.bool(e.value, "\(what) requeue")
+                } ?? false
             return .reorg(depth: depth, requeue: requeue)
         case "drop":
             return .drop(transaction: try transactionReference(node, what))
@@ -136,7 +159,8 @@ extension ScenarioBuilder {
         case "revert":
             let name = try reader.identifier(node, "\(what) name")
             guard names.snapshots.contains(name) else {
-                throw reader.error("no earlier snapshot is called '\(name)' (take one with 'snapshot: \(name)')", at: node)
+                throw reader.error(
+                    "no earlier snapshot is called '\(name)' (take one with 'snapshot: \(name)')", at: node)
             }
             return .revert(name: name)
         case "signMessage":
@@ -155,7 +179,10 @@ extension ScenarioBuilder {
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["account", "data", "file", "compareWithNode"], in: what)
             let account = try accountName(try reader.required(fields, "account", in: what, at: node), "\(what) account")
-            let compare = try fields.first { $0.key == "compareWithNode" }.map { e throws(ScenarioFormatError) in try reader.bool(e.value, "\(what) compareWithNode") } ?? false
+            let compare =
+                try fields.first { $0.key == "compareWithNode" }.map { e throws(ScenarioFormatError) in
+                    try reader.bool(e.value, "\(what) compareWithNode")
+                } ?? false
             let json: String
             if let data = fields.first(where: { $0.key == "data" }) {
                 json = try reader.json(data.value).serialized
@@ -175,13 +202,17 @@ extension ScenarioBuilder {
             }
             return .signTypedData(account: account, json: json, compareWithNode: compare)
         case "keystoreExport":
-            guard let id else { throw reader.error("\(what) needs an 'id' to store the keystore under", at: entry.keyNode) }
+            guard let id else {
+                throw reader.error("\(what) needs an 'id' to store the keystore under", at: entry.keyNode)
+            }
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["account", "password", "kdf", "n", "r", "p", "iterations", "file"], in: what)
             let account = try accountName(try reader.required(fields, "account", in: what, at: node), "\(what) account")
             let password = try template(try reader.required(fields, "password", in: what, at: node), "\(what) password")
             let kdf = try keystoreKDF(fields, what: what, at: node)
-            let file = try fields.first { $0.key == "file" }.map { e throws(ScenarioFormatError) in try reader.scalar(e.value, "\(what) file") }
+            let file = try fields.first { $0.key == "file" }.map { e throws(ScenarioFormatError) in
+                try reader.scalar(e.value, "\(what) file")
+            }
             names.keystores.insert(id)
             return .keystoreExport(KeystoreExportSpec(account: account, password: password, kdf: kdf, file: file))
         case "keystoreImport":
@@ -191,7 +222,8 @@ extension ScenarioBuilder {
             if let k = fields.first(where: { $0.key == "keystore" }) {
                 let name = try reader.scalar(k.value, "\(what) keystore")
                 guard names.keystores.contains(name) else {
-                    throw reader.error("no earlier keystoreExport or keystoreChangePassword step has id '\(name)'", at: k.value)
+                    throw reader.error(
+                        "no earlier keystoreExport or keystoreChangePassword step has id '\(name)'", at: k.value)
                 }
                 source = .step(name)
             } else if let f = fields.first(where: { $0.key == "file" }) {
@@ -206,7 +238,9 @@ extension ScenarioBuilder {
             names.accounts.insert(name)
             return .keystoreImport(source: source, password: password, as: name)
         case "keystoreChangePassword":
-            guard let id else { throw reader.error("\(what) needs an 'id' to store the new keystore under", at: entry.keyNode) }
+            guard let id else {
+                throw reader.error("\(what) needs an 'id' to store the new keystore under", at: entry.keyNode)
+            }
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["keystore", "password", "newPassword"], in: what)
             let k = try reader.required(fields, "keystore", in: what, at: node)
@@ -215,7 +249,8 @@ extension ScenarioBuilder {
                 throw reader.error("no earlier keystoreExport or keystoreChangePassword step has id '\(name)'", at: k)
             }
             let password = try template(try reader.required(fields, "password", in: what, at: node), "\(what) password")
-            let newPassword = try template(try reader.required(fields, "newPassword", in: what, at: node), "\(what) newPassword")
+            let newPassword = try template(
+                try reader.required(fields, "newPassword", in: what, at: node), "\(what) newPassword")
             names.keystores.insert(id)
             return .keystoreChangePassword(keystore: name, password: password, newPassword: newPassword)
         case "check":
@@ -235,22 +270,43 @@ extension ScenarioBuilder {
         }
     }
 
-    func keystoreKDF(_ fields: [YAMLReader.Entry], what: String, at node: Node) throws(ScenarioFormatError) -> KeystoreExportSpec.KDF {
-        let kind = try fields.first { $0.key == "kdf" }.map { e throws(ScenarioFormatError) in try reader.scalar(e.value, "\(what) kdf") } ?? "scrypt"
+    func keystoreKDF(_ fields: [YAMLReader.Entry], what: String, at node: Node) throws(ScenarioFormatError)
+        -> KeystoreExportSpec.KDF
+    {
+        let kind =
+            try fields.first { $0.key == "kdf" }.map { e throws(ScenarioFormatError) in
+                try reader.scalar(e.value, "\(what) kdf")
+            } ?? "scrypt"
         func field(_ key: String) -> Node? { fields.first { $0.key == key }?.value }
         switch kind {
         case "scrypt":
-            if let n = field("iterations") { throw reader.error("'iterations' is for kdf: pbkdf2; scrypt takes n, r, p", at: n) }
-            let n = try field("n").map { v throws(ScenarioFormatError) in try reader.unsigned(v, "\(what) n", range: 2...(1 << 20)) } ?? 1_024
-            guard n & (n - 1) == 0 else { throw reader.error("scrypt n must be a power of two, found \(n)", at: field("n")!) }
-            let r = try field("r").map { v throws(ScenarioFormatError) in try reader.unsigned(v, "\(what) r", range: 1...64) } ?? 8
-            let p = try field("p").map { v throws(ScenarioFormatError) in try reader.unsigned(v, "\(what) p", range: 1...16) } ?? 1
+            if let n = field("iterations") {
+                throw reader.error("'iterations' is for kdf: pbkdf2; scrypt takes n, r, p", at: n)
+            }
+            let n =
+                try field("n").map { v throws(ScenarioFormatError) in
+                    try reader.unsigned(v, "\(what) n", range: 2...(1 << 20))
+                } ?? 1_024
+            guard n & (n - 1) == 0 else {
+                throw reader.error("scrypt n must be a power of two, found \(n)", at: field("n")!)
+            }
+            let r =
+                try field("r").map { v throws(ScenarioFormatError) in try reader.unsigned(v, "\(what) r", range: 1...64)
+                } ?? 8
+            let p =
+                try field("p").map { v throws(ScenarioFormatError) in try reader.unsigned(v, "\(what) p", range: 1...16)
+                } ?? 1
             return .scrypt(n: n, r: UInt32(r), p: UInt32(p))
         case "pbkdf2":
             for key in ["n", "r", "p"] {
-                if let v = field(key) { throw reader.error("'\(key)' is for kdf: scrypt; pbkdf2 takes iterations", at: v) }
+                if let v = field(key) {
+                    throw reader.error("'\(key)' is for kdf: scrypt; pbkdf2 takes iterations", at: v)
+                }
             }
-            let c = try field("iterations").map { v throws(ScenarioFormatError) in try reader.unsigned(v, "\(what) iterations", range: 1...(1 << 24)) } ?? 1_000
+            let c =
+                try field("iterations").map { v throws(ScenarioFormatError) in
+                    try reader.unsigned(v, "\(what) iterations", range: 1...(1 << 24))
+                } ?? 1_000
             return .pbkdf2(iterations: Int(c))
         default:
             throw reader.error("unknown kdf '\(kind)'; expected scrypt or pbkdf2", at: field("kdf") ?? node)
@@ -260,7 +316,8 @@ extension ScenarioBuilder {
     func send(_ node: Node, _ what: String) throws(ScenarioFormatError) -> SendSpec {
         let fields = try reader.mapping(node, what)
         let keys = [
-            "from", "to", "value", "type", "nonce", "gas", "gasPrice", "maxFeePerGas", "maxPriorityFeePerGas", "chainId",
+            "from", "to", "value", "type", "nonce", "gas", "gasPrice", "maxFeePerGas", "maxPriorityFeePerGas",
+            "chainId",
             "data", "accessList",
         ]
         try reader.allow(fields, keys, in: what)
@@ -278,7 +335,8 @@ extension ScenarioBuilder {
                 } else {
                     let t = try template(f.value, label)
                     if t.references.isEmpty && !(text.hasPrefix("0x") && text.count == 42) {
-                        throw reader.error("expected an account name or a 0x address for \(label), found '\(text)'", at: f.value)
+                        throw reader.error(
+                            "expected an account name or a 0x address for \(label), found '\(text)'", at: f.value)
                     }
                     spec.to = t
                 }
@@ -289,7 +347,9 @@ extension ScenarioBuilder {
                 case "legacy", "0": spec.kind = .legacy
                 case "eip2930", "accessList", "1": spec.kind = .eip2930
                 case "eip1559", "dynamicFee", "2": spec.kind = .eip1559
-                default: throw reader.error("unknown transaction type '\(text)'; expected legacy, eip2930 or eip1559", at: f.value)
+                default:
+                    throw reader.error(
+                        "unknown transaction type '\(text)'; expected legacy, eip2930 or eip1559", at: f.value)
                 }
             case "nonce": spec.nonce = try expression(f.value, label)
             case "gas": spec.gas = try expression(f.value, label)
@@ -305,7 +365,8 @@ extension ScenarioBuilder {
                 for item in items {
                     let entry = try reader.mapping(item, "an access list entry")
                     try reader.allow(entry, ["address", "storageKeys"], in: "an access list entry")
-                    let address = try template(try reader.required(entry, "address", in: "an access list entry", at: item), "address")
+                    let address = try template(
+                        try reader.required(entry, "address", in: "an access list entry", at: item), "address")
                     var keys: [Template] = []
                     if let k = entry.first(where: { $0.key == "storageKeys" }) {
                         guard case .sequence(let list) = k.value else {
@@ -322,12 +383,15 @@ extension ScenarioBuilder {
         switch spec.kind {
         case .eip1559:
             if let f = feeNode("gasPrice") {
-                throw reader.error("gasPrice is for legacy and eip2930 sends; eip1559 takes maxFeePerGas and maxPriorityFeePerGas", at: f.keyNode)
+                throw reader.error(
+                    "gasPrice is for legacy and eip2930 sends; eip1559 takes maxFeePerGas and maxPriorityFeePerGas",
+                    at: f.keyNode)
             }
         case .legacy, .eip2930:
             for key in ["maxFeePerGas", "maxPriorityFeePerGas"] {
                 if let f = feeNode(key) {
-                    throw reader.error("\(key) is for eip1559 sends; \(spec.kind.rawValue) takes gasPrice", at: f.keyNode)
+                    throw reader.error(
+                        "\(key) is for eip1559 sends; \(spec.kind.rawValue) takes gasPrice", at: f.keyNode)
                 }
             }
             if spec.kind == .legacy, let f = feeNode("accessList") {

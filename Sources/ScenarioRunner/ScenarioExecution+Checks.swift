@@ -14,7 +14,8 @@ extension ScenarioExecution {
                 if failure.location == nil { failure.location = assertion.location }
                 failures.append(failure)
             } catch {
-                failures.append(StepFailure("\(assertion.keyword): \(Self.describe(error))", location: assertion.location))
+                failures.append(
+                    StepFailure("\(assertion.keyword): \(Self.describe(error))", location: assertion.location))
             }
         }
         if !failures.isEmpty { throw AssertionFailures(failures: failures) }
@@ -50,10 +51,13 @@ extension ScenarioExecution {
             }
         case .nonce(let name, let pending, let checks):
             let address = try account(name).address
-            let result = try await call("eth_getTransactionCount", [.string(address.lowercased), .string(pending ? "pending" : "latest")])
+            let result = try await call(
+                "eth_getTransactionCount", [.string(address.lowercased), .string(pending ? "pending" : "latest")])
             let nonce = try quantity(result, "eth_getTransactionCount")
             for clause in checks {
-                try await compare("\(pending ? "pending " : "")nonce of \(name)", SignedAmount(nonce), clause, location: assertion.location)
+                try await compare(
+                    "\(pending ? "pending " : "")nonce of \(name)", SignedAmount(nonce), clause,
+                    location: assertion.location)
             }
         case .receipt(let transaction, let exists, let fields):
             let hash = try resolve(transaction)
@@ -61,7 +65,9 @@ extension ScenarioExecution {
             if receipt.isNull != !exists {
                 throw StepFailure(
                     "receipt of \(hash)", expected: exists ? "a receipt" : "no receipt",
-                    actual: exists ? "no receipt (pending, dropped or removed)" : "mined in block \(receipt["blockNumber"]?.stringValue ?? "?")",
+                    actual: exists
+                        ? "no receipt (pending, dropped or removed)"
+                        : "mined in block \(receipt["blockNumber"]?.stringValue ?? "?")",
                     transactionHash: hash)
             }
             if exists { try await checkFields(fields, of: receipt, subject: "receipt", hash: hash) }
@@ -77,7 +83,8 @@ extension ScenarioExecution {
                 actual = .mined
             }
             if actual != state {
-                throw StepFailure("state of transaction", expected: state.rawValue, actual: actual.rawValue, transactionHash: hash)
+                throw StepFailure(
+                    "state of transaction", expected: state.rawValue, actual: actual.rawValue, transactionHash: hash)
             }
         case .block(let selector, let fields, let contains):
             let at = try blockSelector(try resolve(selector))
@@ -90,27 +97,38 @@ extension ScenarioExecution {
                 if !hashes.contains(hash.lowercased()) {
                     throw StepFailure(
                         "block \(at) does not contain the transaction", expected: hash,
-                        actual: hashes.isEmpty ? "no transactions" : hashes.sorted().joined(separator: ", "), transactionHash: hash)
+                        actual: hashes.isEmpty ? "no transactions" : hashes.sorted().joined(separator: ", "),
+                        transactionHash: hash)
                 }
             }
         case .nextBaseFee(let checks):
             let fee = try await nextBaseFee()
-            for clause in checks { try await compare("next base fee", SignedAmount(fee), clause, location: assertion.location) }
+            for clause in checks {
+                try await compare("next base fee", SignedAmount(fee), clause, location: assertion.location)
+            }
         case .logs(let transaction, let count):
             let hash = try resolve(transaction)
             let receipt = try await call("eth_getTransactionReceipt", [.string(hash)])
-            if receipt.isNull { throw StepFailure("logs of \(hash)", expected: "a receipt", actual: "no receipt", transactionHash: hash) }
+            if receipt.isNull {
+                throw StepFailure("logs of \(hash)", expected: "a receipt", actual: "no receipt", transactionHash: hash)
+            }
             let logs = receipt["logs"]?.arrayValue ?? []
-            for clause in count { try await compare("number of logs", SignedAmount(UInt256(logs.count)), clause, location: assertion.location) }
+            for clause in count {
+                try await compare(
+                    "number of logs", SignedAmount(UInt256(logs.count)), clause, location: assertion.location)
+            }
         case .value(let of, let checks):
             let actual = try await evaluate(of)
             for clause in checks { try await compare(of.text, actual, clause, location: assertion.location) }
         case .equal(let actualTemplate, let expectedTemplate):
             let actual = try resolve(actualTemplate)
             let expected = try resolve(expectedTemplate)
-            let same = actual.hasPrefix("0x") && expected.hasPrefix("0x") ? actual.lowercased() == expected.lowercased() : actual == expected
+            let same =
+                actual.hasPrefix("0x") && expected.hasPrefix("0x")
+                ? actual.lowercased() == expected.lowercased() : actual == expected
             if !same {
-                throw StepFailure("\(actualTemplate.text) differs from \(expectedTemplate.text)", expected: expected, actual: actual)
+                throw StepFailure(
+                    "\(actualTemplate.text) differs from \(expectedTemplate.text)", expected: expected, actual: actual)
             }
         }
     }
@@ -120,7 +138,8 @@ extension ScenarioExecution {
         let expected = try await evaluate(clause.expression)
         if !clause.op.holds(actual, expected) {
             throw StepFailure(
-                subject, expected: "\(clause.op.symbol) \(clause.expression.text) = \(expected)", actual: actual.description,
+                subject, expected: "\(clause.op.symbol) \(clause.expression.text) = \(expected)",
+                actual: actual.description,
                 transactionHash: currentTransaction, location: location)
         }
     }
@@ -137,7 +156,8 @@ extension ScenarioExecution {
                 }
                 for clause in clauses {
                     do {
-                        try await compare("\(subject) \(field.name)", SignedAmount(value), clause, location: field.location)
+                        try await compare(
+                            "\(subject) \(field.name)", SignedAmount(value), clause, location: field.location)
                     } catch var failure as StepFailure {
                         failure.transactionHash = hash
                         throw failure
@@ -147,7 +167,9 @@ extension ScenarioExecution {
                 let expected = try resolve(template)
                 let actual = object[field.name].map { $0.stringValue ?? $0.serialized } ?? "null"
                 if actual.lowercased() != expected.lowercased() {
-                    throw StepFailure("\(subject) \(field.name)", expected: expected, actual: actual, transactionHash: hash, location: field.location)
+                    throw StepFailure(
+                        "\(subject) \(field.name)", expected: expected, actual: actual, transactionHash: hash,
+                        location: field.location)
                 }
             }
         }
@@ -155,8 +177,12 @@ extension ScenarioExecution {
 
     /// A block selector for JSON-RPC: tags as they are, decimal numbers as hex quantities.
     func blockSelector(_ text: String) throws -> String {
-        if ["latest", "pending", "earliest", "safe", "finalized"].contains(text) || text.hasPrefix("0x") { return text }
-        guard let n = UInt64(text) else { throw StepFailure("'\(text)' is not a block (a number, latest, pending, earliest)") }
+        if ["latest", "pending", "earliest", "safe", "finalized"].contains(text) || text.hasPrefix("0x") {
+            return text
+        }
+        guard let n = UInt64(text) else {
+            throw StepFailure("'\(text)' is not a block (a number, latest, pending, earliest)")
+        }
         return "0x" + String(n, radix: 16)
     }
 

@@ -41,7 +41,9 @@ extension ScenarioExecution {
             let hash = try resolve(transaction)
             currentTransaction = hash
             let result = try await call("anvil_dropTransaction", [.string(hash)])
-            if result.isNull { throw StepFailure("transaction \(hash) is not pending, so it cannot be dropped", transactionHash: hash) }
+            if result.isNull {
+                throw StepFailure("transaction \(hash) is not pending, so it cannot be dropped", transactionHash: hash)
+            }
             return [:]
         case .automine(let on):
             _ = try await call("evm_setAutomine", [.bool(on)])
@@ -51,12 +53,17 @@ extension ScenarioExecution {
             snapshots[name] = id.stringValue ?? id.serialized
             return ["id": snapshots[name]!]
         case .revert(let name):
-            guard let id = snapshots[name] else { throw StepFailure("snapshot '\(name)' was not taken (its step did not run)") }
+            guard let id = snapshots[name] else {
+                throw StepFailure("snapshot '\(name)' was not taken (its step did not run)")
+            }
             let reverted = try await call("evm_revert", [.string(id)])
-            if reverted.boolValue != true { throw StepFailure("evm_revert(\(id)) returned \(reverted.serialized)", expected: "true") }
+            if reverted.boolValue != true {
+                throw StepFailure("evm_revert(\(id)) returned \(reverted.serialized)", expected: "true")
+            }
             return [:]
         case .signMessage(let account, let message, let hex, let compare):
-            return try await signMessage(account: account, message: try resolve(message), hex: hex, compareWithNode: compare)
+            return try await signMessage(
+                account: account, message: try resolve(message), hex: hex, compareWithNode: compare)
         case .signTypedData(let account, let json, let compare):
             return try await signTypedData(account: account, json: json, compareWithNode: compare)
         case .keystoreExport(let spec):
@@ -65,7 +72,9 @@ extension ScenarioExecution {
             let keystore: Keystore
             switch source {
             case .step(let id):
-                guard let stored = keystores[id] else { throw StepFailure("keystore '\(id)' was not created (its step did not run)") }
+                guard let stored = keystores[id] else {
+                    throw StepFailure("keystore '\(id)' was not created (its step did not run)")
+                }
                 keystore = stored
             case .file(let path):
                 keystore = try Keystore(contentsOf: path)
@@ -74,7 +83,9 @@ extension ScenarioExecution {
             try addAccount(name, key: key)
             return ["address": try self.account(name).address.checksummed]
         case .keystoreChangePassword(let name, let password, let newPassword):
-            guard let keystore = keystores[name] else { throw StepFailure("keystore '\(name)' was not created (its step did not run)") }
+            guard let keystore = keystores[name] else {
+                throw StepFailure("keystore '\(name)' was not created (its step did not run)")
+            }
             let id = step.id ?? "keystore"
             let kdf = seededKDF(like: keystore.kdf, label: id)
             let changed = try keystore.changingPassword(
@@ -121,7 +132,9 @@ extension ScenarioExecution {
             fields["to"] = to.checksummed
             return fields
         }
-        guard let hash = hashJSON.stringValue else { throw StepFailure("sandnet_faucet returned \(hashJSON.serialized)") }
+        guard let hash = hashJSON.stringValue else {
+            throw StepFailure("sandnet_faucet returned \(hashJSON.serialized)")
+        }
         currentTransaction = hash
         var fields = ["hash": hash, "to": to.checksummed]
         if let value { fields["value"] = value.description }
@@ -145,8 +158,11 @@ extension ScenarioExecution {
         if let n = spec.nonce {
             nonce = try await small(n)
         } else {
-            let pending = try await call("eth_getTransactionCount", [.string(sender.address.lowercased), .string("pending")])
-            guard let n = try quantity(pending, "eth_getTransactionCount").uint64Value else { throw StepFailure("nonce too large") }
+            let pending = try await call(
+                "eth_getTransactionCount", [.string(sender.address.lowercased), .string("pending")])
+            guard let n = try quantity(pending, "eth_getTransactionCount").uint64Value else {
+                throw StepFailure("nonce too large")
+            }
             nonce = n
         }
         var to: Address?
@@ -200,12 +216,14 @@ extension ScenarioExecution {
             }
             fields["gasPrice"] = gasPrice.description
             if spec.kind == .legacy {
-                transaction = .legacy(LegacyTransaction(
-                    chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: to, value: value, data: data))
+                transaction = .legacy(
+                    LegacyTransaction(
+                        chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: to, value: value, data: data))
             } else {
-                transaction = .accessList(AccessListTransaction(
-                    chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: to, value: value, data: data,
-                    accessList: accessList))
+                transaction = .accessList(
+                    AccessListTransaction(
+                        chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: to, value: value, data: data,
+                        accessList: accessList))
             }
         case .eip1559:
             let tip: UInt256
@@ -224,9 +242,10 @@ extension ScenarioExecution {
             }
             fields["maxFeePerGas"] = maxFee.description
             fields["maxPriorityFeePerGas"] = tip.description
-            transaction = .dynamicFee(DynamicFeeTransaction(
-                chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, gas: gas, to: to,
-                value: value, data: data, accessList: accessList))
+            transaction = .dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, gas: gas, to: to,
+                    value: value, data: data, accessList: accessList))
         }
         let signed = try transaction.signed(privateKey: sender.privateKey)
         let hash = Hex.encodePrefixed(signed.hash)
@@ -258,7 +277,8 @@ extension ScenarioExecution {
                     let gasUsed = try quantity(receipt["gasUsed"], "gasUsed")
                     let price = try quantity(receipt["effectiveGasPrice"], "effectiveGasPrice")
                     return [
-                        "hash": hash, "blockNumber": mined.description, "blockHash": receipt["blockHash"]?.stringValue ?? "",
+                        "hash": hash, "blockNumber": mined.description,
+                        "blockHash": receipt["blockHash"]?.stringValue ?? "",
                         "gasUsed": gasUsed.description, "effectiveGasPrice": price.description,
                         "fee": (gasUsed * price).description,
                         "status": try quantity(receipt["status"], "status").description,
@@ -304,7 +324,9 @@ extension ScenarioExecution {
         let chainID = try await self.chainID()
         for _ in 0..<count {
             let head = try await latestBlock()
-            guard let gasLimit = try quantity(head["gasLimit"], "gasLimit").uint64Value else { throw StepFailure("gas limit too large") }
+            guard let gasLimit = try quantity(head["gasLimit"], "gasLimit").uint64Value else {
+                throw StepFailure("gas limit too large")
+            }
             let baseFee = try await nextBaseFee()
             let pending = try await call("eth_getTransactionCount", [.string(sender.lowercased), .string("pending")])
             guard var nonce = try quantity(pending, "nonce").uint64Value else { throw StepFailure("nonce too large") }
@@ -314,9 +336,11 @@ extension ScenarioExecution {
             while remaining >= 21_040 {
                 let bytes = (min(perTransaction, remaining) - 21_000) / 40
                 let gas = 21_000 + bytes * 40
-                let tx = Transaction.dynamicFee(DynamicFeeTransaction(
-                    chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: baseFee * 2 + tip, gas: gas,
-                    to: sender, value: .zero, data: [UInt8](repeating: 0xff, count: Int(bytes))))
+                let tx = Transaction.dynamicFee(
+                    DynamicFeeTransaction(
+                        chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: baseFee * 2 + tip,
+                        gas: gas,
+                        to: sender, value: .zero, data: [UInt8](repeating: 0xff, count: Int(bytes))))
                 let signed = try tx.signed(privateKey: key)
                 _ = try await backend.call("eth_sendRawTransaction", [.string(Hex.encodePrefixed(signed.encoded))])
                 remaining -= gas
@@ -329,11 +353,15 @@ extension ScenarioExecution {
 
     // MARK: Signing
 
-    func signMessage(account name: String, message: String, hex: Bool, compareWithNode: Bool) async throws -> [String: String] {
+    func signMessage(account name: String, message: String, hex: Bool, compareWithNode: Bool) async throws -> [String:
+        String]
+    {
         let signer = try account(name)
         let bytes: [UInt8]
         if hex {
-            do { bytes = try Hex.decodePrefixed(message) } catch { throw StepFailure("message is not 0x hex: \(error)") }
+            do { bytes = try Hex.decodePrefixed(message) } catch {
+                throw StepFailure("message is not 0x hex: \(error)")
+            }
         } else {
             bytes = Array(message.utf8)
         }
@@ -345,10 +373,12 @@ extension ScenarioExecution {
                 actual: recovered.checksummed)
         }
         if compareWithNode {
-            let remote = try await call("personal_sign", [.string(Hex.encodePrefixed(bytes)), .string(signer.address.lowercased)])
+            let remote = try await call(
+                "personal_sign", [.string(Hex.encodePrefixed(bytes)), .string(signer.address.lowercased)])
             let local = Hex.encodePrefixed(signature.bytes)
             guard remote.stringValue?.lowercased() == local else {
-                throw StepFailure("the node's personal_sign differs from ours", expected: local, actual: remote.serialized)
+                throw StepFailure(
+                    "the node's personal_sign differs from ours", expected: local, actual: remote.serialized)
             }
         }
         return [
@@ -371,7 +401,8 @@ extension ScenarioExecution {
             let remote = try await call("eth_signTypedData_v4", [.string(signer.address.lowercased), .string(json)])
             let local = Hex.encodePrefixed(signature.bytes)
             guard remote.stringValue?.lowercased() == local else {
-                throw StepFailure("the node's eth_signTypedData_v4 differs from ours", expected: local, actual: remote.serialized)
+                throw StepFailure(
+                    "the node's eth_signTypedData_v4 differs from ours", expected: local, actual: remote.serialized)
             }
         }
         return [
@@ -419,7 +450,8 @@ extension ScenarioExecution {
 
     func keystoreFields(_ keystore: Keystore, file: String?) -> [String: String] {
         var fields = [
-            "address": keystore.address?.checksummed ?? "", "json": String(decoding: keystore.jsonData(), as: UTF8.self),
+            "address": keystore.address?.checksummed ?? "",
+            "json": String(decoding: keystore.jsonData(), as: UTF8.self),
             "id": keystore.id,
         ]
         if let file { fields["file"] = file }
@@ -433,7 +465,11 @@ extension ScenarioExecution {
         b[8] = (b[8] & 0x3f) | 0x80
         let hex = Hex.encode(b)
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+            String(
+                hex[
+                    hex.index(
+                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
+                            hex.startIndex, offsetBy: range.upperBound)])
         }
         return parts.joined(separator: "-")
     }

@@ -46,9 +46,10 @@ final class ScenarioExecution {
         var stopped: ScenarioStatus?
         for step in scenario.steps {
             if stopped != nil {
-                out.append(StepResult(
-                    index: step.index, title: step.title, location: step.location, status: .notRun, failures: [],
-                    skipReason: nil, transactionHash: nil, seconds: 0))
+                out.append(
+                    StepResult(
+                        index: step.index, title: step.title, location: step.location, status: .notRun, failures: [],
+                        skipReason: nil, transactionHash: nil, seconds: 0))
                 continue
             }
             let started = DispatchTime.now().uptimeNanoseconds
@@ -115,7 +116,8 @@ final class ScenarioExecution {
             if !(textMatches && codeMatches) {
                 throw StepFailure(
                     "the step failed with a different error", expected: Self.describeExpected(text, code),
-                    actual: actualCode.map { "\(message) (code \($0))" } ?? message, transactionHash: currentTransaction)
+                    actual: actualCode.map { "\(message) (code \($0))" } ?? message, transactionHash: currentTransaction
+                )
             }
         }
     }
@@ -164,7 +166,8 @@ final class ScenarioExecution {
     }
 
     func addAccount(_ name: String, key: [UInt8]) throws {
-        guard Secp256k1.isValidPrivateKey(key), let address = Address(publicKey: try Secp256k1.publicKey(of: key)) else {
+        guard Secp256k1.isValidPrivateKey(key), let address = Address(publicKey: try Secp256k1.publicKey(of: key))
+        else {
             throw StepFailure("account '\(name)': not a valid secp256k1 private key")
         }
         accounts[name] = (address, key)
@@ -284,7 +287,9 @@ final class ScenarioExecution {
             let hash = try value(of: "\(argument ?? "").hash")
             let receipt = try await call("eth_getTransactionReceipt", [.string(hash)])
             if receipt.isNull {
-                throw StepFailure("\(name)(\(argument ?? "")): transaction \(hash) has no receipt (not mined, or removed)", transactionHash: hash)
+                throw StepFailure(
+                    "\(name)(\(argument ?? "")): transaction \(hash) has no receipt (not mined, or removed)",
+                    transactionHash: hash)
             }
             if name == "blockBaseFee" {
                 let number = try quantity(receipt["blockNumber"], "blockNumber")
@@ -329,7 +334,8 @@ final class ScenarioExecution {
     }
 
     func quantity(_ json: JSON?, _ what: String) throws -> UInt256 {
-        guard let text = json?.stringValue, text.hasPrefix("0x"), let value = UInt256(hexDigits: text.dropFirst(2)) else {
+        guard let text = json?.stringValue, text.hasPrefix("0x"), let value = UInt256(hexDigits: text.dropFirst(2))
+        else {
             throw StepFailure("the node returned no quantity for \(what) (got \(json?.serialized ?? "nothing"))")
         }
         return value

@@ -8,8 +8,11 @@ import Yams
 public enum ScenarioParser {
     /// Reads and parses one file. `file` is reported as given.
     public static func parse(file path: String) throws(ScenarioFormatError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioFormatError("cannot read the file (missing, unreadable or not UTF-8)", at: SourceLocation(file: path, line: 1, column: 1))
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw ScenarioFormatError(
+                "cannot read the file (missing, unreadable or not UTF-8)",
+                at: SourceLocation(file: path, line: 1, column: 1))
         }
         return try parse(yaml: text, file: path)
     }
@@ -19,7 +22,9 @@ public enum ScenarioParser {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
-                throw ScenarioFormatError("the file is empty (expected a mapping with name, accounts and steps)", at: SourceLocation(file: file, line: 1, column: 1))
+                throw ScenarioFormatError(
+                    "the file is empty (expected a mapping with name, accounts and steps)",
+                    at: SourceLocation(file: file, line: 1, column: 1))
             }
             root = node
         } catch let error as ScenarioFormatError {
@@ -44,7 +49,8 @@ public enum ScenarioParser {
             return ScenarioFormatError(message, at: at(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ScenarioFormatError(
-                "duplicate key '\(duplicates.joined(separator: "', '"))' in the mapping that starts here", at: at(context.mark))
+                "duplicate key '\(duplicates.joined(separator: "', '"))' in the mapping that starts here",
+                at: at(context.mark))
         default:
             return ScenarioFormatError("invalid YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
@@ -90,14 +96,16 @@ struct ScenarioBuilder {
             case "description": scenario.description = try reader.scalar(entry.value, "description")
             case "tags":
                 guard case .sequence(let items) = entry.value else {
-                    throw reader.error("expected a list of tags, found \(YAMLReader.describe(entry.value))", at: entry.value)
+                    throw reader.error(
+                        "expected a list of tags, found \(YAMLReader.describe(entry.value))", at: entry.value)
                 }
                 for item in items { scenario.tags.append(try reader.scalar(item, "a tag")) }
             case "node": scenario.node = try nodeSettings(entry.value)
             case "variables":
                 for variable in try reader.mapping(entry.value, "variables") {
                     guard YAMLReader.isIdentifier(variable.key) else {
-                        throw reader.error("variable names are letters, digits and _, found '\(variable.key)'", at: variable.keyNode)
+                        throw reader.error(
+                            "variable names are letters, digits and _, found '\(variable.key)'", at: variable.keyNode)
                     }
                     let value = try reader.template(variable.value, "variable '\(variable.key)'")
                     try checkReferences(value)
@@ -115,28 +123,36 @@ struct ScenarioBuilder {
             throw reader.error("a scenario needs 'steps' (a list of steps)", at: root)
         }
         guard case .sequence(let stepNodes) = stepsNode else {
-            throw reader.error("expected a list of steps (each starting with '- '), found \(YAMLReader.describe(stepsNode))", at: stepsNode)
+            throw reader.error(
+                "expected a list of steps (each starting with '- '), found \(YAMLReader.describe(stepsNode))",
+                at: stepsNode)
         }
         if stepNodes.isEmpty { throw reader.error("'steps' is empty (expected at least one step)", at: stepsNode) }
         for (index, node) in stepNodes.enumerated() {
             scenario.steps.append(try step(node, index: index))
         }
-        scenario.balanceBaselines = baselines.sorted { ($0.beforeStep ?? -1, $0.account) < ($1.beforeStep ?? -1, $1.account) }
+        scenario.balanceBaselines = baselines.sorted {
+            ($0.beforeStep ?? -1, $0.account) < ($1.beforeStep ?? -1, $1.account)
+        }
         return scenario
     }
 
     mutating func nodeSettings(_ node: Node) throws(ScenarioFormatError) -> NodeSettings {
         let entries = try reader.mapping(node, "node")
-        try reader.allow(entries, ["chainId", "faucetCooldown", "faucetAmount", "gasLimit", "genesisBaseFee"], in: "node")
+        try reader.allow(
+            entries, ["chainId", "faucetCooldown", "faucetAmount", "gasLimit", "genesisBaseFee"], in: "node")
         var settings = NodeSettings()
         for entry in entries {
             settings.locations[entry.key] = reader.location(entry.keyNode)
             switch entry.key {
-            case "chainId": settings.chainID = try reader.unsigned(entry.value, "node.chainId", range: 1...UInt64(Int64.max))
+            case "chainId":
+                settings.chainID = try reader.unsigned(entry.value, "node.chainId", range: 1...UInt64(Int64.max))
             case "faucetCooldown": settings.faucetCooldown = try reader.duration(entry.value, "node.faucetCooldown")
             case "faucetAmount": settings.faucetAmount = try reader.literalAmount(entry.value, "node.faucetAmount")
-            case "gasLimit": settings.gasLimit = try reader.unsigned(entry.value, "node.gasLimit", range: 21_000...1_000_000_000)
-            case "genesisBaseFee": settings.genesisBaseFee = try reader.literalAmount(entry.value, "node.genesisBaseFee")
+            case "gasLimit":
+                settings.gasLimit = try reader.unsigned(entry.value, "node.gasLimit", range: 21_000...1_000_000_000)
+            case "genesisBaseFee":
+                settings.genesisBaseFee = try reader.literalAmount(entry.value, "node.genesisBaseFee")
             default: break
             }
         }
@@ -158,7 +174,8 @@ struct ScenarioBuilder {
         let fields = try reader.mapping(entry.value, "\(what) (one of: \(Self.accountSources.joined(separator: ", ")))")
         let sources = fields.filter { Self.accountSources.contains($0.key) }
         guard sources.count == 1 else {
-            let message = sources.isEmpty
+            let message =
+                sources.isEmpty
                 ? "\(what) needs a key source: one of \(Self.accountSources.joined(separator: ", "))"
                 : "\(what) has more than one key source ('\(sources[0].key)' and '\(sources[1].key)')"
             throw reader.error(message, at: sources.count > 1 ? sources[1].keyNode : entry.value)
@@ -185,20 +202,23 @@ struct ScenarioBuilder {
                     throw reader.error("\(what): invalid derivation path: \(error)", at: node)
                 }
             }
-            let passphrase = try fields.first(where: { $0.key == "passphrase" }).map { e throws(ScenarioFormatError) in
-                try reader.template(e.value, "\(what) passphrase")
-            } ?? Template("", at: location)
+            let passphrase =
+                try fields.first(where: { $0.key == "passphrase" }).map { e throws(ScenarioFormatError) in
+                    try reader.template(e.value, "\(what) passphrase")
+                } ?? Template("", at: location)
             source = .mnemonic(phrase: phrase, path: path, passphrase: passphrase)
         case "random":
             try reader.allow(fields, ["random"], in: what)
             guard try reader.bool(value, "\(what) random") else {
-                throw reader.error("\(what): 'random: false' defines no key; remove it or use another source", at: value)
+                throw reader.error(
+                    "\(what): 'random: false' defines no key; remove it or use another source", at: value)
             }
             source = .random
         case "keystore":
             try reader.allow(fields, ["keystore", "password"], in: what)
             let path = try reader.scalar(value, "\(what) keystore")
-            let password = try reader.template(try reader.required(fields, "password", in: what, at: entry.value), "\(what) password")
+            let password = try reader.template(
+                try reader.required(fields, "password", in: what, at: entry.value), "\(what) password")
             source = .keystore(path: resolve(path), password: password)
         case "dev":
             try reader.allow(fields, ["dev"], in: what)
@@ -239,7 +259,8 @@ struct ScenarioBuilder {
             switch AmountExpression.functions[name] {
             case .step?:
                 guard let step = names.steps[argument] else {
-                    throw ScenarioFormatError("\(name)(\(argument)): no earlier step has id '\(argument)'", at: expression.location)
+                    throw ScenarioFormatError(
+                        "\(name)(\(argument)): no earlier step has id '\(argument)'", at: expression.location)
                 }
                 guard ["send", "faucet", "wait"].contains(step.keyword) else {
                     throw ScenarioFormatError(
@@ -248,7 +269,8 @@ struct ScenarioBuilder {
                 }
             case .account?:
                 guard names.accounts.contains(argument) else {
-                    throw ScenarioFormatError("\(name)(\(argument)): no account named '\(argument)'", at: expression.location)
+                    throw ScenarioFormatError(
+                        "\(name)(\(argument)): no account named '\(argument)'", at: expression.location)
                 }
             default: break
             }
@@ -267,7 +289,8 @@ struct ScenarioBuilder {
         }
         if names.accounts.contains(base) {
             if let field, !["address", "privateKey"].contains(field) {
-                throw ScenarioFormatError("${\(reference)}: accounts have 'address' and 'privateKey', not '\(field)'", at: location)
+                throw ScenarioFormatError(
+                    "${\(reference)}: accounts have 'address' and 'privateKey', not '\(field)'", at: location)
             }
             return
         }
@@ -278,7 +301,8 @@ struct ScenarioBuilder {
                 throw ScenarioFormatError("${\(reference)}: step '\(base)' (\(step.keyword)) has \(list)", at: location)
             }
             if field == nil && fields.isEmpty {
-                throw ScenarioFormatError("${\(reference)}: step '\(base)' (\(step.keyword)) stores no result", at: location)
+                throw ScenarioFormatError(
+                    "${\(reference)}: step '\(base)' (\(step.keyword)) stores no result", at: location)
             }
             return
         }
@@ -292,7 +316,8 @@ struct ScenarioBuilder {
         let name = try reader.scalar(node, what)
         guard names.accounts.contains(name) else {
             let known = names.accounts.sorted().joined(separator: ", ")
-            throw reader.error("no account named '\(name)' for \(what) (accounts: \(known.isEmpty ? "none" : known))", at: node)
+            throw reader.error(
+                "no account named '\(name)' for \(what) (accounts: \(known.isEmpty ? "none" : known))", at: node)
         }
         return name
     }
@@ -302,7 +327,8 @@ struct ScenarioBuilder {
         let text = try reader.scalar(node, what)
         if let step = names.steps[text] {
             guard StepAction.resultFields(of: step.keyword).contains("hash") else {
-                throw reader.error("step '\(text)' is a \(step.keyword), which sends no transaction (\(what))", at: node)
+                throw reader.error(
+                    "step '\(text)' is a \(step.keyword), which sends no transaction (\(what))", at: node)
             }
             return Template("${\(text).hash}", at: reader.location(node))
         }

@@ -24,18 +24,23 @@ public struct ScenarioReport: Sendable {
     public var junitXML: String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let time = Self.seconds(seconds)
-        out += "<testsuites name=\"sandnet scenarios\" tests=\"\(results.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(time)\">\n"
-        out += "  <testsuite name=\"scenarios\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time)\">\n"
+        out +=
+            "<testsuites name=\"sandnet scenarios\" tests=\"\(results.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(time)\">\n"
+        out +=
+            "  <testsuite name=\"scenarios\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time)\">\n"
         out += "    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>\n"
         for result in results {
-            out += "    <testcase name=\"\(Self.xml(result.name))\" classname=\"\(Self.xml(result.file))\" time=\"\(Self.seconds(result.seconds))\""
+            out +=
+                "    <testcase name=\"\(Self.xml(result.name))\" classname=\"\(Self.xml(result.file))\" time=\"\(Self.seconds(result.seconds))\""
             switch result.status {
             case .passed, .notRun:
                 out += "/>\n"
             case .failed:
                 let step = result.failedStep
-                let headline = step.map { "\($0.title): \($0.failures.first?.message ?? "failed")" } ?? result.message ?? "failed"
-                out += ">\n      <failure message=\"\(Self.xml(headline))\">\(Self.xml(result.failureReport))</failure>\n    </testcase>\n"
+                let headline =
+                    step.map { "\($0.title): \($0.failures.first?.message ?? "failed")" } ?? result.message ?? "failed"
+                out +=
+                    ">\n      <failure message=\"\(Self.xml(headline))\">\(Self.xml(result.failureReport))</failure>\n    </testcase>\n"
             case .skipped:
                 out += ">\n      <skipped message=\"\(Self.xml(result.message ?? "skipped"))\"/>\n    </testcase>\n"
             }
@@ -59,26 +64,36 @@ public struct ScenarioReport: Sendable {
             ("backend", .string(result.backend)), ("seconds", .number(seconds(result.seconds))),
         ]
         if let message = result.message { members.append(("message", .string(message))) }
-        members.append(("steps", .array(result.steps.map { step in
-            var s: [(String, JSON)] = [
-                ("index", .int(step.index + 1)), ("title", .string(step.title)),
-                ("location", .string(step.location.description)), ("status", .string(step.status.rawValue)),
-                ("seconds", .number(seconds(step.seconds))),
-            ]
-            if let hash = step.transactionHash { s.append(("transactionHash", .string(hash))) }
-            if let reason = step.skipReason { s.append(("skipReason", .string(reason))) }
-            if !step.failures.isEmpty {
-                s.append(("failures", .array(step.failures.map { f in
-                    var m: [(String, JSON)] = [("message", .string(f.message))]
-                    if let e = f.expected { m.append(("expected", .string(e))) }
-                    if let a = f.actual { m.append(("actual", .string(a))) }
-                    if let t = f.transactionHash { m.append(("transactionHash", .string(t))) }
-                    if let l = f.location { m.append(("location", .string(l.description))) }
-                    return .object(m)
-                })))
-            }
-            return .object(s)
-        })))
+        members.append(
+            (
+                "steps",
+                .array(
+                    result.steps.map { step in
+                        var s: [(String, JSON)] = [
+                            ("index", .int(step.index + 1)), ("title", .string(step.title)),
+                            ("location", .string(step.location.description)), ("status", .string(step.status.rawValue)),
+                            ("seconds", .number(seconds(step.seconds))),
+                        ]
+                        if let hash = step.transactionHash { s.append(("transactionHash", .string(hash))) }
+                        if let reason = step.skipReason { s.append(("skipReason", .string(reason))) }
+                        if !step.failures.isEmpty {
+                            s.append(
+                                (
+                                    "failures",
+                                    .array(
+                                        step.failures.map { f in
+                                            var m: [(String, JSON)] = [("message", .string(f.message))]
+                                            if let e = f.expected { m.append(("expected", .string(e))) }
+                                            if let a = f.actual { m.append(("actual", .string(a))) }
+                                            if let t = f.transactionHash { m.append(("transactionHash", .string(t))) }
+                                            if let l = f.location { m.append(("location", .string(l.description))) }
+                                            return .object(m)
+                                        })
+                                ))
+                        }
+                        return .object(s)
+                    })
+            ))
         return .object(members)
     }
 

@@ -33,7 +33,8 @@ public enum ScenarioSuite {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ScenarioFormatError("no such file or directory", at: SourceLocation(file: path, line: 1, column: 1))
+                throw ScenarioFormatError(
+                    "no such file or directory", at: SourceLocation(file: path, line: 1, column: 1))
             }
             if !isDirectory.boolValue {
                 out.append(path)
@@ -94,9 +95,13 @@ public enum ScenarioSuite {
     }
 
     /// Runs one scenario: on a fresh in-process node, or on `shared` (inside a snapshot when it has one).
-    public static func run(_ scenario: Scenario, options: ScenarioRunOptions, shared: HTTPBackend? = nil) async -> ScenarioResult {
+    public static func run(_ scenario: Scenario, options: ScenarioRunOptions, shared: HTTPBackend? = nil) async
+        -> ScenarioResult
+    {
         let started = DispatchTime.now().uptimeNanoseconds
-        func finish(_ status: ScenarioStatus, _ steps: [StepResult], _ message: String?, _ label: String) -> ScenarioResult {
+        func finish(_ status: ScenarioStatus, _ steps: [StepResult], _ message: String?, _ label: String)
+            -> ScenarioResult
+        {
             ScenarioResult(
                 name: scenario.name, file: scenario.file, status: status, steps: steps, message: message,
                 seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, backend: label)
@@ -105,7 +110,9 @@ public enum ScenarioSuite {
         if let shared {
             if let key = scenario.node.inProcessOnly.first {
                 let at = scenario.node.locations[key].map { " (\($0))" } ?? ""
-                return finish(.skipped, [], "needs the in-process node: node.\(key)\(at) cannot be set on \(shared.label)", shared.label)
+                return finish(
+                    .skipped, [], "needs the in-process node: node.\(key)\(at) cannot be set on \(shared.label)",
+                    shared.label)
             }
             backend = shared
         } else {
@@ -131,17 +138,20 @@ public enum ScenarioSuite {
             if let wanted = scenario.node.chainID, shared {
                 let actual = try await execution.chainID()
                 if actual != wanted {
-                    return finish(.skipped, [], "needs chain id \(wanted); \(backend.label) has \(actual)", backend.label)
+                    return finish(
+                        .skipped, [], "needs chain id \(wanted); \(backend.label) has \(actual)", backend.label)
                 }
             }
             try await execution.prepare()
             try await execution.recordBaselines(before: nil)
         } catch {
-            return finish(.failed, [], "setting up accounts failed: \(ScenarioExecution.describe(error))", backend.label)
+            return finish(
+                .failed, [], "setting up accounts failed: \(ScenarioExecution.describe(error))", backend.label)
         }
         let steps = await execution.run()
         let status: ScenarioStatus =
-            steps.contains { $0.status == .failed } ? .failed : steps.contains { $0.status == .skipped } ? .skipped : .passed
+            steps.contains { $0.status == .failed }
+            ? .failed : steps.contains { $0.status == .skipped } ? .skipped : .passed
         let message = steps.first { $0.status == .skipped }?.skipReason
         return finish(status, steps, message, backend.label)
     }

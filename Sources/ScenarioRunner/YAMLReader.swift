@@ -61,7 +61,8 @@ struct YAMLReader {
         }
     }
 
-    func required(_ entries: [Entry], _ key: String, in what: String, at node: Node) throws(ScenarioFormatError) -> Node {
+    func required(_ entries: [Entry], _ key: String, in what: String, at node: Node) throws(ScenarioFormatError) -> Node
+    {
         guard let entry = entries.first(where: { $0.key == key }) else {
             throw error("\(what) needs '\(key)'", at: node)
         }
@@ -91,10 +92,15 @@ struct YAMLReader {
         }
     }
 
-    func unsigned(_ node: Node, _ what: String, range: ClosedRange<UInt64> = 0...UInt64.max) throws(ScenarioFormatError) -> UInt64 {
+    func unsigned(_ node: Node, _ what: String, range: ClosedRange<UInt64> = 0...UInt64.max) throws(ScenarioFormatError)
+        -> UInt64
+    {
         let text = try scalar(node, what).replacingOccurrences(of: "_", with: "")
         guard let value = UInt64(text), range.contains(value) else {
-            let bounds = range.upperBound == .max ? "a whole number ≥ \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            let bounds =
+                range.upperBound == .max
+                ? "a whole number ≥ \(range.lowerBound)"
+                : "a whole number from \(range.lowerBound) to \(range.upperBound)"
             throw error("expected \(bounds) for \(what), found \(Self.describe(node))", at: node)
         }
         return value
@@ -115,7 +121,11 @@ struct YAMLReader {
             var at = start
             if let offset = error.offset, !text.contains("\n") {
                 let quoted: Bool
-                if case .scalar(let s) = node { quoted = s.style == .singleQuoted || s.style == .doubleQuoted } else { quoted = false }
+                if case .scalar(let s) = node {
+                    quoted = s.style == .singleQuoted || s.style == .doubleQuoted
+                } else {
+                    quoted = false
+                }
                 at.column += offset + (quoted ? 1 : 0)
             }
             throw ScenarioFormatError("invalid amount for \(what): \(error.message)", at: at)
@@ -140,7 +150,8 @@ struct YAMLReader {
                 case "*": return try SignedAmount.multiply(l, r)
                 default: return try SignedAmount.divide(l, r)
                 }
-            case .reference, .function: throw ExpressionError("node settings take plain amounts, without ${…} or functions")
+            case .reference, .function:
+                throw ExpressionError("node settings take plain amounts, without ${…} or functions")
             }
         }
         let value: SignedAmount
@@ -164,7 +175,9 @@ struct YAMLReader {
             factor = f
         }
         guard let n = UInt64(digits), n <= UInt64.max / factor else {
-            throw error("expected a duration for \(what) (seconds, or 90s, 30m, 24h, 2d), found \(Self.describe(node))", at: node)
+            throw error(
+                "expected a duration for \(what) (seconds, or 90s, 30m, 24h, 2d), found \(Self.describe(node))",
+                at: node)
         }
         return n * factor
     }
@@ -175,7 +188,9 @@ struct YAMLReader {
         case .scalar(let s):
             if s.style == .plain {
                 if let b = node.bool, ["true", "false"].contains(s.string) { return .bool(b) }
-                if s.string.allSatisfy(\.isNumber), !s.string.isEmpty, s.string.allSatisfy(\.isASCII) { return .number(s.string) }
+                if s.string.allSatisfy(\.isNumber), !s.string.isEmpty, s.string.allSatisfy(\.isASCII) {
+                    return .number(s.string)
+                }
                 if s.string == "null" || s.string == "~" { return .null }
             }
             return .string(s.string)
@@ -194,7 +209,9 @@ struct YAMLReader {
 
     static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.isASCIIDigit || $0 == "_" || $0 == "-" }
+        return text.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.isASCIIDigit || $0 == "_" || $0 == "-"
+        }
     }
 
     /// The allowed key at edit distance ≤ 2, if any.

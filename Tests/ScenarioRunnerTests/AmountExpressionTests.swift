@@ -20,7 +20,9 @@ import Testing
                 case "/": return SignedAmount(l.magnitude / r.magnitude, negative: l.negative != r.negative)
                 default:
                     let rr = op == "-" ? SignedAmount(r.magnitude, negative: !r.negative) : r
-                    if l.negative == rr.negative { return SignedAmount(l.magnitude + rr.magnitude, negative: l.negative) }
+                    if l.negative == rr.negative {
+                        return SignedAmount(l.magnitude + rr.magnitude, negative: l.negative)
+                    }
                     return l.magnitude >= rr.magnitude
                         ? SignedAmount(l.magnitude - rr.magnitude, negative: l.negative)
                         : SignedAmount(rr.magnitude - l.magnitude, negative: rr.negative)
@@ -41,7 +43,8 @@ import Testing
     }
 
     @Test func referencesAndCallsAreCollected() throws {
-        let e = try AmountExpression(parsing: "1 ether - fee(send1) + ${tip} + balance(alice) + baseFee()", at: Self.here)
+        let e = try AmountExpression(
+            parsing: "1 ether - fee(send1) + ${tip} + balance(alice) + baseFee()", at: Self.here)
         #expect(e.references == ["tip"])
         #expect(e.calls.map(\.name) == ["fee", "balance", "baseFee"])
         #expect(e.calls.map(\.argument) == ["send1", "alice", nil])
@@ -52,17 +55,24 @@ import Testing
             ("1 ehter", "unknown unit 'ehter' (use wei, kwei, mwei, gwei, szabo, finney or ether)", 2),
             ("1 +", "expression ends early (expected a value)", 3),
             ("fee()", "fee(…) needs a step id, as in fee(send1)", 4),
-            ("feee(x)", "unknown function 'feee' (known: balance, baseFee, blockBaseFee, blockNumber, fee, gasPrice, gasUsed, nextBaseFee, value)", 0),
+            (
+                "feee(x)",
+                "unknown function 'feee' (known: balance, baseFee, blockBaseFee, blockNumber, fee, gasPrice, gasUsed, nextBaseFee, value)",
+                0
+            ),
             ("1.5", "'1.5' is not an amount: more than 0 decimal places for this unit", 0),
             ("2 2", "unexpected '2' (expected an operator + - * /)", 2),
         ] {
-            #expect(throws: ExpressionError(message, offset: offset)) { try AmountExpression(parsing: text, at: Self.here) }
+            #expect(throws: ExpressionError(message, offset: offset)) {
+                try AmountExpression(parsing: text, at: Self.here)
+            }
         }
     }
 
     @Test func signedAmountDescription() {
         #expect(SignedAmount(UInt256(5)).description == "5")
-        #expect(SignedAmount(UInt256(1_500_000_000_000_000_000 as UInt64), negative: true).description
-            == "-1500000000000000000 (-1.5 ether)")
+        #expect(
+            SignedAmount(UInt256(1_500_000_000_000_000_000 as UInt64), negative: true).description
+                == "-1500000000000000000 (-1.5 ether)")
     }
 }

@@ -19,7 +19,10 @@ import Testing
         let junit = dir.appendingPathComponent("junit.xml").path
         let json = dir.appendingPathComponent("report.json").path
         let result = try SandnetProcess.run(
-            ["scenario", "run", "Scenarios/keys", "Scenarios/fees/base-fee-decay.yaml", "--jobs", "2", "--junit", junit, "--json", json])
+            [
+                "scenario", "run", "Scenarios/keys", "Scenarios/fees/base-fee-decay.yaml", "--jobs", "2", "--junit",
+                junit, "--json", json,
+            ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("PASS Scenarios/fees/base-fee-decay.yaml — Base fee of empty blocks"))
         #expect(result.stdout.contains(" passed, 0 failed, 0 skipped ("))
@@ -36,16 +39,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("fails.yaml").path
         try """
-            name: fails on purpose
-            accounts:
-              alice: {dev: 0}
-              bob: random
-            steps:
-              - id: pay
-                send: {from: alice, to: bob, value: 1 ether}
-              - check:
-                  - receipt: {of: pay, gasUsed: 22000}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        name: fails on purpose
+        accounts:
+          alice: {dev: 0}
+          bob: random
+        steps:
+          - id: pay
+            send: {from: alice, to: bob, value: 1 ether}
+          - check:
+              - receipt: {of: pay, gasUsed: 22000}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try SandnetProcess.run(["scenario", "run", file])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL fails on purpose (\(file))"))
@@ -89,8 +92,10 @@ import Testing
         let result = try SandnetProcess.run(["scenario", "run", "--rpc-url", url] + Self.sample)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("6 passed, 0 failed, 1 skipped"))
-        #expect(result.stdout.contains(
-            "SKIP Scenarios/faucet/faucet-rate-limit.yaml — Faucet rate limit: needs the in-process node: node.faucetCooldown"))
+        #expect(
+            result.stdout.contains(
+                "SKIP Scenarios/faucet/faucet-rate-limit.yaml — Faucet rate limit: needs the in-process node: node.faucetCooldown"
+            ))
     }
 
     static func readLine(_ handle: FileHandle) throws -> String {

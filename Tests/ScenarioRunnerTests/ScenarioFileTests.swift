@@ -78,7 +78,8 @@ enum ScenarioLibrary {
                 send: {from: alice, to: alice, value: 1 wei}
                 expect: {error: "nonce too low"}
             """
-        let result = await ScenarioSuite.run(try ScenarioParser.parse(yaml: yaml, file: "x.yaml"), options: ScenarioRunOptions())
+        let result = await ScenarioSuite.run(
+            try ScenarioParser.parse(yaml: yaml, file: "x.yaml"), options: ScenarioRunOptions())
         let failure = try #require(result.failedStep?.failures.first)
         #expect(failure.message == "the step succeeded but an error was expected")
         #expect(failure.expected == "error containing \"nonce too low\"")
@@ -91,7 +92,8 @@ enum ScenarioLibrary {
               - send: {from: alice, to: alice, value: 1 wei, chainId: 1}
                 expect: {error: "nonce too low", code: -32000}
             """
-        let second = await ScenarioSuite.run(try ScenarioParser.parse(yaml: wrong, file: "y.yaml"), options: ScenarioRunOptions())
+        let second = await ScenarioSuite.run(
+            try ScenarioParser.parse(yaml: wrong, file: "y.yaml"), options: ScenarioRunOptions())
         let mismatch = try #require(second.failedStep?.failures.first)
         #expect(mismatch.message == "the step failed with a different error")
         #expect(mismatch.actual == "invalid sender: invalid chain id for signer: have 1 want 11155111 (code -32000)")
@@ -102,7 +104,8 @@ enum ScenarioLibrary {
             steps:
               - icrc1Transfer: {to: somebody, amount: 1}
             """
-        let result = await ScenarioSuite.run(try ScenarioParser.parse(yaml: yaml, file: "icp.yaml"), options: ScenarioRunOptions())
+        let result = await ScenarioSuite.run(
+            try ScenarioParser.parse(yaml: yaml, file: "icp.yaml"), options: ScenarioRunOptions())
         #expect(result.status == .skipped)
         #expect(result.message == "ICP ledger not available yet")
     }

@@ -60,11 +60,14 @@ struct ScenarioCommand: AsyncParsableCommand {
             }
             let files: [String]
             do { files = try ScenarioSuite.files(in: paths) } catch { throw CLIError("\(error)") }
-            guard !files.isEmpty else { throw CLIError("no .yaml scenario files under \(paths.joined(separator: ", "))") }
+            guard !files.isEmpty else {
+                throw CLIError("no .yaml scenario files under \(paths.joined(separator: ", "))")
+            }
             let (scenarios, errors) = ScenarioSuite.load(files)
             if !errors.isEmpty {
                 for error in errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
-                FileHandle.standardError.write(Data("\(errors.count) malformed scenario file(s); nothing was run\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\(errors.count) malformed scenario file(s); nothing was run\n".utf8))
                 throw ExitCode(2)
             }
             let options = ScenarioRunOptions(rpcURL: url, jobs: jobs, seed: seed)
@@ -77,7 +80,9 @@ struct ScenarioCommand: AsyncParsableCommand {
             if let junit { try write(report.junitXML, to: junit) }
             if let json { try write(report.json.serialized + "\n", to: json) }
             let backend = url?.absoluteString ?? "in-process"
-            print("\(report.summary) (\(scenarios.count) scenarios, \(backend), seed \(seed), \(ScenarioReportFormat.seconds(seconds)) s)")
+            print(
+                "\(report.summary) (\(scenarios.count) scenarios, \(backend), seed \(seed), \(ScenarioReportFormat.seconds(seconds)) s)"
+            )
             if report.failed > 0 { throw ExitCode(1) }
         }
 
@@ -131,7 +136,9 @@ final class ProgressDisplay: Sendable {
             }
             if live {
                 let running = state.running.values.sorted().first.map { " · \($0)" } ?? ""
-                emit("\r\u{1B}[2K[\(state.done)/\(total)] \(state.passed) passed, \(state.failed) failed, \(state.skipped) skipped\(running)")
+                emit(
+                    "\r\u{1B}[2K[\(state.done)/\(total)] \(state.passed) passed, \(state.failed) failed, \(state.skipped) skipped\(running)"
+                )
             }
         }
     }
