@@ -123,9 +123,9 @@ extension ScenarioExecution {
         } catch let error as RPCError where error.code == -32601 {
             // Anvil, Hardhat: no faucet method; pay from dev account 0 as a faucet would.
             let funder = try DevAccounts.key(0)
-            accounts["__faucet"] = (try Self.address(of: funder), funder)
+            accounts[Self.faucetFallback] = (try Self.address(of: funder), funder)
             var spec = SendSpec(
-                from: "__faucet", to: nil, value: nil, kind: .eip1559, nonce: nil, gas: nil, gasPrice: nil,
+                from: Self.faucetFallback, to: nil, value: nil, kind: .eip1559, nonce: nil, gas: nil, gasPrice: nil,
                 maxFeePerGas: nil, maxPriorityFeePerGas: nil, chainID: nil, data: nil, accessList: [])
             spec.to = Template(to.checksummed, at: SourceLocation(file: scenario.file, line: 1, column: 1))
             var fields = try await send(spec, value: value ?? UInt256(1_000_000_000_000_000_000 as UInt64))
@@ -143,6 +143,10 @@ extension ScenarioExecution {
         if let from = tx["from"]?.stringValue { fields["from"] = from }
         return fields
     }
+
+    /// The account name used for faucet claims on nodes without a faucet; a space keeps it from clashing with
+    /// names a file can declare.
+    static let faucetFallback = "faucet (dev account 0)"
 
     static func address(of key: [UInt8]) throws -> Address {
         guard let address = Address(publicKey: try Secp256k1.publicKey(of: key)) else { throw StepFailure("bad key") }

@@ -70,7 +70,7 @@ public enum ScenarioSuite {
         progress: @escaping @Sendable (ScenarioEvent) -> Void = { _ in }
     ) async -> [ScenarioResult] {
         let jobs = options.rpcURL == nil ? options.jobs : 1
-        let shared = options.rpcURL.map { HTTPBackend(url: $0) }
+        let shared: (any ScenarioBackend)? = options.rpcURL.map { HTTPBackend(url: $0) }
         return await withTaskGroup(of: (Int, ScenarioResult).self) { group in
             var results = [ScenarioResult?](repeating: nil, count: scenarios.count)
             var next = 0
@@ -94,10 +94,11 @@ public enum ScenarioSuite {
         }
     }
 
-    /// Runs one scenario: on a fresh in-process node, or on `shared` (inside a snapshot when it has one).
-    public static func run(_ scenario: Scenario, options: ScenarioRunOptions, shared: HTTPBackend? = nil) async
-        -> ScenarioResult
-    {
+    /// Runs one scenario: on a fresh in-process node, or on `shared`, a node other scenarios use too (inside a
+    /// snapshot when it has `evm_snapshot`).
+    public static func run(
+        _ scenario: Scenario, options: ScenarioRunOptions, shared: (any ScenarioBackend)? = nil
+    ) async -> ScenarioResult {
         let started = DispatchTime.now().uptimeNanoseconds
         func finish(_ status: ScenarioStatus, _ steps: [StepResult], _ message: String?, _ label: String)
             -> ScenarioResult
