@@ -304,6 +304,12 @@ struct ScenarioBuilder {
                 throw ScenarioFormatError(
                     "${\(reference)}: step '\(base)' (\(step.keyword)) stores no result", at: location)
             }
+            if field == nil && !fields.contains("hash") {
+                let list = fields.joined(separator: ", ")
+                throw ScenarioFormatError(
+                    "${\(reference)} names no field; step '\(base)' (\(step.keyword)) has \(list): write ${\(base).field}",
+                    at: location)
+            }
             return
         }
         if base == "seed" && field == nil { return }

@@ -70,6 +70,13 @@ import Testing
                 "bad.yaml:7:25: ${pay.hsh}: step 'pay' (send) has fields hash, from, to, nonce, value, gas, type, maxFeePerGas, maxPriorityFeePerGas, gasPrice, raw, chainId"
         ),
         Case(
+            label: "reference without a field to a step with no hash",
+            yaml:
+                "accounts:\n  a: random\nsteps:\n  - id: sig\n    signMessage: {account: a, message: hi}\n  - check:\n      - equal: {actual: \"${sig}\", expected: x}\n",
+            error:
+                "bad.yaml:7:25: ${sig} names no field; step 'sig' (signMessage) has signature, signer, digest: write ${sig.field}"
+        ),
+        Case(
             label: "gasPrice on eip1559",
             yaml: "accounts:\n  a: random\nsteps:\n  - send: {from: a, to: a, gasPrice: 1 gwei}\n",
             error:
