@@ -10,6 +10,7 @@
 //   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
 //   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
+//   scenarios            ScenarioRunner                            (YAML wallet scenarios; Yams, no HTTP server)
 //   command line         SandnetCLI -> `sandnet`
 import PackageDescription
 
@@ -24,6 +25,7 @@ let package = Package(
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
+        .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
     ],
@@ -32,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
     ],
     targets: [
         // MARK: C system libraries
@@ -104,6 +107,14 @@ let package = Package(
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
             name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+        // MARK: YAML wallet scenarios (in-process node or any JSON-RPC endpoint; never Hummingbird)
+        .target(
+            name: "ScenarioRunner",
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONRPC",
+                .product(name: "Yams", package: "Yams"),
+            ]),
 
         // MARK: Conformance and command line
         .target(
@@ -117,7 +128,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity",
+                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -145,6 +156,9 @@ let package = Package(
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "ScenarioRunnerTests",
+            dependencies: ["ScenarioRunner", "SandnetNode", "JSONRPC", "EthereumTypes", "TestSupport"]),
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [

@@ -1,0 +1,165 @@
+import EthereumLedger
+import EthereumTypes
+import Foundation
+import JSONRPC
+import SandnetNode
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The chain a scenario runs against: JSON-RPC calls, and moving the clock.
+public protocol ScenarioBackend: Sendable {
+    /// For reports: "in-process" or the URL.
+    var label: String { get }
+    /// True for a fresh in-process node that only this scenario uses.
+    var isInProcess: Bool { get }
+    /// Calls `method`; a JSON-RPC error is thrown as ``RPCError``, a transport failure as ``BackendError``.
+    func call(_ method: String, _ params: [JSON]) async throws -> JSON
+    /// Moves time forward for the next block (and, in-process, for the faucet's cooldown too).
+    func advanceTime(seconds: UInt64) async throws
+}
+
+/// The node could not be reached or answered with something that is not JSON-RPC.
+public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A fresh ``SandnetNode`` for one scenario, called through its method table with no transport, on a clock
+/// that moves only when the scenario says so: the same file and seed give the same chain.
+public final class InProcessBackend: ScenarioBackend {
+    public let node: SandnetNode
+    let clock: ManualClock
+
+    public var label: String { "in-process" }
+    public var isInProcess: Bool { true }
+
+    /// Genesis time of in-process chains; the clock starts 12 seconds later.
+    public static let genesisTimestamp: UInt64 = 1_700_000_000
+
+    /// Creates the node with the scenario's `node:` settings applied.
+    public init(configuration: NodeConfiguration) throws {
+        let clock = ManualClock(start: configuration.chain.genesisTimestamp + 12)
+        self.clock = clock
+        node = try SandnetNode(configuration: configuration, clock: { clock.now })
+    }
+
+    public func call(_ method: String, _ params: [JSON]) async throws -> JSON {
+        try callNow(method, params)
+    }
+
+    /// The synchronous path: the node's handlers are synchronous, so nothing awaits.
+    func callNow(_ method: String, _ params: [JSON]) throws -> JSON {
+        let request = JSON.object([
+            ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string(method)), ("params", .array(params)),
+        ])
+        guard let response = node.dispatcher.handle(request: request) else { throw BackendError("no response") }
+        return try Self.unwrap(response)
+    }
+
+    public func advanceTime(seconds: UInt64) async throws {
+        clock.advance(seconds)
+    }
+
+    /// The result of a JSON-RPC response, or its error thrown as ``RPCError``.
+    static func unwrap(_ response: JSON) throws -> JSON {
+        if let error = response["error"] {
+            let code =
+                error["code"].flatMap { value -> Int? in
+                    if case .number(let n) = value { return Int(n) }
+                    return nil
+                } ?? -32603
+            throw RPCError(code: code, message: error["message"]?.stringValue ?? "unknown error", data: error["data"])
+        }
+        guard let result = response["result"] else { throw BackendError("response has neither result nor error") }
+        return result
+    }
+}
+
+/// A clock the scenario moves by hand.
+final class ManualClock: Sendable {
+    private let value: Mutex<UInt64>
+
+    init(start: UInt64) { value = Mutex(start) }
+
+    var now: UInt64 { value.withLock { $0 } }
+
+    func advance(_ seconds: UInt64) { value.withLock { $0 += seconds } }
+}
+
+/// Any JSON-RPC endpoint over HTTP: another Sandnet, Anvil, Hardhat, geth.
+public final class HTTPBackend: ScenarioBackend {
+    public let url: URL
+    let session: URLSession
+    let nextID = Mutex(1)
+
+    public var label: String { url.absoluteString }
+    public var isInProcess: Bool { false }
+
+    public init(url: URL, timeout: TimeInterval = 30) {
+        self.url = url
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+    }
+
+    public func call(_ method: String, _ params: [JSON]) async throws -> JSON {
+        let id = nextID.withLock { value -> Int in
+            defer { value += 1 }
+            return value
+        }
+        let body = JSON.object([
+            ("jsonrpc", .string("2.0")), ("id", .int(id)), ("method", .string(method)), ("params", .array(params)),
+        ])
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.bytes)
+        let (data, status) = try await send(request)
+        let response: JSON
+        do {
+            response = try JSON.parse([UInt8](data))
+        } catch {
+            let text = String(decoding: data.prefix(200), as: UTF8.self)
+            throw BackendError("\(url.absoluteString) answered HTTP \(status) with no JSON-RPC response: \(text)")
+        }
+        return try InProcessBackend.unwrap(response)
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, Int) {
+        let url = self.url
+        return try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(
+                        throwing: BackendError("cannot reach \(url.absoluteString): \(error.localizedDescription)"))
+                    return
+                }
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                continuation.resume(returning: (data ?? Data(), status))
+            }
+            task.resume()
+        }
+    }
+
+    public func advanceTime(seconds: UInt64) async throws {
+        _ = try await call("evm_increaseTime", [.string("0x" + String(seconds, radix: 16))])
+    }
+}
+
+extension NodeConfiguration {
+    /// The in-process configuration for a scenario's `node:` settings (amounts already evaluated).
+    static func forScenario(_ settings: NodeSettings) -> NodeConfiguration {
+        var configuration = NodeConfiguration()
+        configuration.chain.genesisTimestamp = InProcessBackend.genesisTimestamp
+        if let chainID = settings.chainID { configuration.chain.chainID = chainID }
+        if let cooldown = settings.faucetCooldown { configuration.faucetCooldown = cooldown }
+        if let amount = settings.faucetAmount { configuration.faucetAmount = amount }
+        if let gasLimit = settings.gasLimit { configuration.chain.gasLimit = gasLimit }
+        if let fee = settings.genesisBaseFee { configuration.chain.genesisBaseFee = fee }
+        return configuration
+    }
+}

@@ -1,0 +1,218 @@
+import EthereumTypes
+import Yams
+
+extension ScenarioBuilder {
+    static let assertions = [
+        "balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "value",
+    ]
+
+    mutating func assertion(_ entry: YAMLReader.Entry, index: Int) throws(ScenarioFormatError) -> Assertion {
+        let what = "\(entry.key) assertion"
+        let node = entry.value
+        let location = reader.location(entry.keyNode)
+        let operators = Clause.Operator.allCases.map(\.rawValue).filter { $0 != "changedBy" }
+        switch entry.key {
+        case "balance":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(
+                fields, ["of", "block", "formatted", "unit", "since"] + operators + ["changedBy"], in: what)
+            let account = try accountName(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let block = try fields.first { $0.key == "block" }.map { e throws(ScenarioFormatError) in
+                try template(e.value, "\(what) block")
+            }
+            var since: Int?
+            if let s = fields.first(where: { $0.key == "since" }) {
+                let id = try reader.scalar(s.value, "\(what) since")
+                guard let step = names.steps[id] else {
+                    throw reader.error("'since' names a step id; no earlier step has id '\(id)'", at: s.value)
+                }
+                guard fields.contains(where: { $0.key == "changedBy" }) else {
+                    throw reader.error("'since' goes with 'changedBy'", at: s.keyNode)
+                }
+                since = step.index
+            }
+            let checks = try clauses(fields, what: what, allowChange: true, since: since)
+            if checks.contains(where: { $0.op == .changedBy }) {
+                baselines.insert(BalanceBaseline(beforeStep: since, account: account))
+            }
+            var formatted: (Template, String)?
+            if let f = fields.first(where: { $0.key == "formatted" }) {
+                var unit = "ether"
+                if let u = fields.first(where: { $0.key == "unit" }) {
+                    unit = try reader.scalar(u.value, "\(what) unit")
+                    guard Units.decimals(of: unit) != nil else {
+                        throw reader.error(
+                            "unknown unit '\(unit)' (wei, kwei, mwei, gwei, szabo, finney, ether)", at: u.value)
+                    }
+                }
+                formatted = (try template(f.value, "\(what) formatted"), unit)
+            }
+            if checks.isEmpty && formatted == nil {
+                throw reader.error(
+                    "\(what) needs a comparison: one of \((operators + ["changedBy", "formatted"]).joined(separator: ", "))",
+                    at: node)
+            }
+            return Assertion(
+                kind: .balance(account: account, block: block, checks: checks, formatted: formatted), location: location
+            )
+        case "nonce":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(fields, ["of", "pending"] + operators, in: what)
+            let account = try accountName(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let pending =
+                try fields.first { $0.key == "pending" }.map { e throws(ScenarioFormatError) in
+                    try reader.bool(e.value, "\(what) pending")
+                } ?? false
+            let checks = try clauses(fields, what: what, allowChange: false, since: nil)
+            if checks.isEmpty {
+                throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
+            }
+            return Assertion(kind: .nonce(account: account, pending: pending, checks: checks), location: location)
+        case "receipt":
+            let fields = try reader.mapping(node, what)
+            let allowed =
+                ["of", "exists"] + FieldCheck.receiptNumberFields.sorted() + FieldCheck.receiptTextFields.sorted()
+            try reader.allow(fields, allowed, in: what)
+            let tx = try transactionReference(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let exists =
+                try fields.first { $0.key == "exists" }.map { e throws(ScenarioFormatError) in
+                    try reader.bool(e.value, "\(what) exists")
+                } ?? true
+            let checks = try fieldChecks(
+                fields, numbers: FieldCheck.receiptNumberFields, texts: FieldCheck.receiptTextFields, what: what)
+            if !exists && !checks.isEmpty {
+                throw ScenarioFormatError(
+                    "a receipt that must not exist has no fields to check", at: checks[0].location)
+            }
+            return Assertion(kind: .receipt(transaction: tx, exists: exists, fields: checks), location: location)
+        case "transaction":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(fields, ["of", "state"], in: what)
+            let tx = try transactionReference(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let stateNode = try reader.required(fields, "state", in: what, at: node)
+            let text = try reader.scalar(stateNode, "\(what) state")
+            guard let state = TransactionState(rawValue: text) else {
+                throw reader.error("unknown state '\(text)'; expected pending, mined or unknown", at: stateNode)
+            }
+            return Assertion(kind: .transaction(transaction: tx, state: state), location: location)
+        case "block":
+            let fields = try reader.mapping(node, what)
+            let allowed =
+                ["at", "contains"] + FieldCheck.blockNumberFields.sorted() + FieldCheck.blockTextFields.sorted()
+            try reader.allow(fields, allowed, in: what)
+            let selector =
+                try fields.first { $0.key == "at" }.map { e throws(ScenarioFormatError) in
+                    try template(e.value, "\(what) at")
+                }
+                ?? Template("latest", at: location)
+            var contains: [Template] = []
+            if let c = fields.first(where: { $0.key == "contains" }) {
+                if case .sequence(let items) = c.value {
+                    for item in items { contains.append(try transactionReference(item, "\(what) contains")) }
+                } else {
+                    contains.append(try transactionReference(c.value, "\(what) contains"))
+                }
+            }
+            let checks = try fieldChecks(
+                fields, numbers: FieldCheck.blockNumberFields, texts: FieldCheck.blockTextFields, what: what)
+            return Assertion(kind: .block(selector: selector, fields: checks, contains: contains), location: location)
+        case "nextBaseFee":
+            let checks: [Clause]
+            if case .scalar = node {
+                checks = [Clause(op: .equals, expression: try expression(node, what), sinceStep: nil)]
+            } else {
+                let fields = try reader.mapping(node, what)
+                try reader.allow(fields, operators, in: what)
+                checks = try clauses(fields, what: what, allowChange: false, since: nil)
+            }
+            return Assertion(kind: .nextBaseFee(checks), location: location)
+        case "logs":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(fields, ["of", "count"], in: what)
+            let tx = try transactionReference(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let countNode = try reader.required(fields, "count", in: what, at: node)
+            let count: [Clause]
+            if case .scalar = countNode {
+                count = [Clause(op: .equals, expression: try expression(countNode, "\(what) count"), sinceStep: nil)]
+            } else {
+                let inner = try reader.mapping(countNode, "\(what) count")
+                try reader.allow(inner, operators, in: "\(what) count")
+                count = try clauses(inner, what: what, allowChange: false, since: nil)
+            }
+            return Assertion(kind: .logs(transaction: tx, count: count), location: location)
+        case "equal":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(fields, ["actual", "expected"], in: what)
+            let actual = try template(try reader.required(fields, "actual", in: what, at: node), "\(what) actual")
+            let expected = try template(try reader.required(fields, "expected", in: what, at: node), "\(what) expected")
+            return Assertion(kind: .equal(actual: actual, expected: expected), location: location)
+        case "value":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(fields, ["of"] + operators, in: what)
+            let of = try expression(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let checks = try clauses(fields, what: what, allowChange: false, since: nil)
+            if checks.isEmpty {
+                throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
+            }
+            return Assertion(kind: .value(of: of, checks: checks), location: location)
+        default:
+            var message = "unknown assertion '\(entry.key)'"
+            if let guess = YAMLReader.closest(entry.key, in: Self.assertions) {
+                message += " (did you mean '\(guess)'?)"
+            }
+            throw reader.error(
+                message + "; expected one of: " + Self.assertions.joined(separator: ", "), at: entry.keyNode)
+        }
+    }
+
+    /// The comparison keys of a mapping (`equals`, `atLeast`, …, `changedBy`) as clauses.
+    func clauses(_ fields: [YAMLReader.Entry], what: String, allowChange: Bool, since: Int?) throws(ScenarioFormatError)
+        -> [Clause]
+    {
+        var out: [Clause] = []
+        for f in fields {
+            guard let op = Clause.Operator(rawValue: f.key) else { continue }
+            if op == .changedBy && !allowChange {
+                throw reader.error("changedBy applies to balances only", at: f.keyNode)
+            }
+            out.append(
+                Clause(
+                    op: op, expression: try expression(f.value, "\(what) \(f.key)"),
+                    sinceStep: op == .changedBy ? since : nil))
+        }
+        return out
+    }
+
+    /// Field checks of a receipt or block: a scalar means `equals` (number fields) or an exact text.
+    func fieldChecks(_ fields: [YAMLReader.Entry], numbers: Set<String>, texts: Set<String>, what: String)
+        throws(ScenarioFormatError) -> [FieldCheck]
+    {
+        var out: [FieldCheck] = []
+        let operators = Clause.Operator.allCases.map(\.rawValue).filter { $0 != "changedBy" }
+        for f in fields {
+            let location = reader.location(f.keyNode)
+            if numbers.contains(f.key) {
+                if case .scalar = f.value {
+                    let clause = Clause(
+                        op: .equals, expression: try expression(f.value, "\(what) \(f.key)"), sinceStep: nil)
+                    out.append(FieldCheck(name: f.key, expected: .number([clause]), location: location))
+                } else {
+                    let inner = try reader.mapping(f.value, "\(what) \(f.key)")
+                    try reader.allow(inner, operators, in: "\(what) \(f.key)")
+                    let list = try clauses(inner, what: "\(what) \(f.key)", allowChange: false, since: nil)
+                    out.append(FieldCheck(name: f.key, expected: .number(list), location: location))
+                }
+            } else if texts.contains(f.key) {
+                let text = try reader.scalar(f.value, "\(what) \(f.key)")
+                let value: Template
+                if names.accounts.contains(text) {
+                    value = Template("${\(text).address}", at: reader.location(f.value))
+                } else {
+                    value = try template(f.value, "\(what) \(f.key)")
+                }
+                out.append(FieldCheck(name: f.key, expected: .text(value), location: location))
+            }
+        }
+        return out
+    }
+}
