@@ -160,11 +160,17 @@ public struct Ledger: Sendable {
     /// Validates `tx` with go-ethereum's pool rules and adds it to the pool; with automatic mining,
     /// mines the transactions that became executable.
     public mutating func submit(_ tx: LedgerTransaction, now: UInt64) throws(LedgerError) -> Submission {
+        try submit(tx, now: now, mineNow: true)
+    }
+
+    /// As ``submit(_:now:)``; with `mineNow` false, automatic mining is left to the caller's next
+    /// ``mineExecutable(now:)`` (so transactions arriving together can share a block, as in Anvil).
+    public mutating func submit(_ tx: LedgerTransaction, now: UInt64, mineNow: Bool) throws(LedgerError) -> Submission {
         try validate(tx)
         let replaced = state.pool.insert(tx)
         try enforceLimits(keeping: tx)
         var mined: [Block] = []
-        if miningMode == .automatic {
+        if miningMode == .automatic && mineNow {
             mined = try mineExecutable(now: now)
         }
         if mined.isEmpty { try persistence?.commitPool(ledger: &self) }
@@ -224,7 +230,7 @@ public struct Ledger: Sendable {
     // MARK: - Mining
 
     /// Mines one block with every executable transaction (if any), as automatic mining does.
-    mutating func mineExecutable(now: UInt64) throws(LedgerError) -> [Block] {
+    public mutating func mineExecutable(now: UInt64) throws(LedgerError) -> [Block] {
         let executable = state.pool.executable(baseFee: nextBaseFee) { account($0).nonce }
         guard !executable.isEmpty else { return [] }
         var mined: [Block] = []

@@ -22,6 +22,8 @@ public final class SandnetNode: Sendable {
     public let events = EventHub()
     let filters = Mutex(FilterRegistry())
     let faucetLimiter = Mutex(FaucetLimiter())
+    /// Serialises automatic mining so concurrent submissions batch into one block.
+    let minerTurn = Mutex(())
     let methodTable = MethodTable()
 
     /// The JSON-RPC method table the transports serve.
@@ -112,12 +114,25 @@ public final class SandnetNode: Sendable {
         return try submit(tx)
     }
 
+    /// Admits `tx`, then (automatic mining) mines it before returning. Admission and mining take the ledger
+    /// lock separately and miners take turns, so transactions that arrive while a block is being sealed
+    /// share the next block (group commit): one seal serves many concurrent requests.
     func submit(_ tx: LedgerTransaction) throws -> [UInt8] {
         let now = clock()
-        let result = try withLedger { try $0.submit(tx, now: now) }
+        let (result, automatic) = try withLedger { chain in
+            (try chain.submit(tx, now: now, mineNow: false), chain.miningMode == .automatic)
+        }
         events.publish(.pendingTransaction(tx.hash))
         filters.withLock { $0.record(pending: tx.hash) }
-        publish(result.minedBlocks)
+        if automatic {
+            try minerTurn.withLock { _ in
+                let blocks = try withLedger { chain -> [Block] in
+                    guard chain.pool.contains(tx.hash), chain.miningMode == .automatic else { return [] }
+                    return try chain.mineExecutable(now: clock())
+                }
+                publish(blocks)
+            }
+        }
         return result.hash
     }
 
