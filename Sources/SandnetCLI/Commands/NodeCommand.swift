@@ -137,7 +137,9 @@ struct NodeCommand: AsyncParsableCommand {
         server.host = host
         server.port = port
         server.maxRequestBytes = maxRequestBytes
-        let logger = Logger(label: "sandnet")
+        var logger = Logger(label: "sandnet")
+        // --silent keeps the terminal quiet: only warnings and errors from the server.
+        logger.logLevel = silent ? .warning : .info
         let app = NodeServer(node: node, configuration: server, logger: logger)
         let banner = Task { [silent, jsonLog, inMemory, dataDir] in
             guard let bound = await app.waitUntilListening(), !silent else { return }
