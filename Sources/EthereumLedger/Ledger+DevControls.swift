@@ -43,6 +43,8 @@ extension Ledger {
     @discardableResult
     public mutating func increaseTime(_ seconds: UInt64) -> Int64 {
         state.timeOffset = state.timeOffset &+ Int64(clamping: seconds)
+        let (floor, overflow) = head.header.timestamp.addingReportingOverflow(seconds)
+        state.timestampFloor = max(state.timestampFloor ?? 0, overflow ? .max : floor)
         return state.timeOffset
     }
 

@@ -35,6 +35,8 @@ struct ChainState: Sendable {
     var timeOffset: Int64 = 0
     var nextTimestamp: UInt64?
     var nextBaseFee: UInt256?
+    /// evm_increaseTime's promise: the next block is at least this late, even when blocks ran ahead of the clock.
+    var timestampFloor: UInt64?
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it.
     var supply = UInt256.zero
     /// (burned, supply) after each block, for reorgs.
@@ -262,7 +264,7 @@ public struct Ledger: Sendable {
         if let t = state.nextTimestamp { return t }
         let adjusted = Int64(clamping: now) &+ state.timeOffset
         let wanted = adjusted < 0 ? 0 : UInt64(adjusted)
-        return max(wanted, head.header.timestamp + 1)
+        return max(wanted, head.header.timestamp + 1, state.timestampFloor ?? 0)
     }
 
     /// Builds, executes and seals the next block.
@@ -272,6 +274,7 @@ public struct Ledger: Sendable {
         let number = parent.number + 1
         let timestamp = nextBlockTimestamp(now: now)
         state.nextTimestamp = nil
+        state.timestampFloor = nil
         state.nextBaseFee = nil
         let candidates = state.pool.executable(baseFee: baseFee) { account($0).nonce }
         var included: [LedgerTransaction] = []

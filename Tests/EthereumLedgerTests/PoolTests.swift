@@ -164,6 +164,10 @@ import Testing
         ledger.increaseTime(3_600)
         let next = try ledger.mine(now: 2_000_000_100).first!.header.timestamp
         #expect(next == 2_000_003_700)
+        // Blocks that ran ahead of the clock still move forward by the whole increase.
+        let ahead = try ledger.mine(blocks: 50, now: 2_000_000_100).last!.header.timestamp
+        ledger.increaseTime(3_600)
+        #expect(try ledger.mine(now: 2_000_000_100).first!.header.timestamp >= ahead + 3_600)
     }
 
     @Test func dropAndNonce() throws {
