@@ -107,6 +107,14 @@ let package = Package(
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
             name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+        // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
+        .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
+        // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
+        .target(name: "ICPAgent", dependencies: ["CBORCoding", "ICPIdentity"]),
+        // A development replica: the IC HTTP interface's envelopes, request statuses and certificates (no HTTP).
+        .target(
+            name: "ICPReplica",
+            dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService"]),
         // MARK: YAML wallet scenarios (in-process node or any JSON-RPC endpoint; never Hummingbird)
         .target(
             name: "ScenarioRunner",
@@ -166,6 +174,11 @@ let package = Package(
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),
+        .testTarget(
+            name: "ICPReplicaTests",
+            dependencies: [
+                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
+            ]),
         .testTarget(
             name: "ICPLedgerTests",
             dependencies: ["ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "ByteCoding"]),

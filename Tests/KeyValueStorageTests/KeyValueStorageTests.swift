@@ -50,3 +50,32 @@ import Testing
         #expect(throws: StorageError.self) { try LevelDBStore(path: path) }
     }
 }
+
+@Suite struct PrefixedStoreTests {
+    @Test func viewsDoNotSeeEachOthersKeys() throws {
+        let base = InMemoryStore()
+        let icp = PrefixedStore(base, prefix: [0x01] + Array("icp/".utf8))
+        try base.put([0x42, 1], [1])
+        try icp.put([0x42, 1], [2])
+        try icp.put([0x42, 2], [3])
+        #expect(try base.get([0x42, 1]) == [1])
+        #expect(try icp.get([0x42, 1]) == [2])
+        var seen: [[UInt8]] = []
+        try icp.scan(prefix: [0x42]) { key, _ in
+            seen.append(key)
+            return true
+        }
+        #expect(seen == [[0x42, 1], [0x42, 2]])
+        var baseSeen: [[UInt8]] = []
+        try base.scan(prefix: [0x42]) { key, _ in
+            baseSeen.append(key)
+            return true
+        }
+        #expect(baseSeen == [[0x42, 1]])
+        var batch = WriteBatch()
+        batch.delete([0x42, 1])
+        try icp.write(batch, sync: false)
+        #expect(try icp.get([0x42, 1]) == nil)
+        #expect(try base.get([0x42, 1]) == [1])
+    }
+}

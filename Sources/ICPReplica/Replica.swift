@@ -1,0 +1,292 @@
+import CBORCoding
+import CryptoCore
+import ICPIdentity
+import ICPLedger
+import ICPLedgerService
+import Synchronization
+
+/// A development replica hosting the ICP ledger canister behind the IC HTTP interface (interface spec §HTTP
+/// interface): `status`, `query`, `call` (asynchronous v2 and synchronous v3/v4) and `read_state` with request
+/// statuses, over one in-process ``LedgerService``.
+///
+/// Calls execute when they arrive (there are no rounds), so a `/call` that answered 202 already has its status in
+/// the state tree. Envelopes are authenticated as the replica does (``Envelope/authenticate(now:maxExpiryAhead:)``);
+/// certificates are signed with ``DevelopmentKeys`` (not BLS: clients must skip certificate verification).
+public final class Replica: Sendable {
+    public struct Configuration: Sendable {
+        /// How far in the future an `ingress_expiry` may lie: 5 minutes plus 30 seconds of drift (ic
+        /// `MAX_INGRESS_TTL` + `PERMITTED_DRIFT_AT_VALIDATOR`).
+        public var maxExpiryAhead: UInt64 = 330 * 1_000_000_000
+        /// How long a request status stays readable after the request's expiry.
+        public var statusRetention: UInt64 = 300 * 1_000_000_000
+        public var keys = DevelopmentKeys()
+        /// The id of the one (root) subnet; `/subnet/<id>/public_key` is the root key.
+        public var subnetID: Principal = DevelopmentKeys.defaultSubnetID
+        public var implementationVersion = "sandnet"
+
+        public init() {}
+    }
+
+    /// The outcome of an update call, as kept under `/request_status/<id>`.
+    public struct RequestRecord: Sendable, Equatable {
+        public var sender: Principal
+        public var expiry: UInt64
+        public var response: CanisterResponse
+    }
+
+    struct State {
+        var service: LedgerService
+        var records: [[UInt8]: RequestRecord] = [:]
+        /// Request ids in arrival order, for pruning.
+        var order: [[UInt8]] = []
+        var orderStart = 0
+    }
+
+    public let configuration: Configuration
+    let state: Mutex<State>
+    let clock: @Sendable () -> UInt64
+
+    /// - Parameter clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
+    public init(service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64) {
+        self.configuration = configuration
+        self.state = Mutex(State(service: service))
+        self.clock = clock
+    }
+
+    public var canisterID: Principal { LedgerService.canisterID }
+    public var now: UInt64 { clock() }
+
+    /// Runs `body` on the ledger service under the replica's lock (faucets, in-process callers, tests).
+    public func withService<T>(_ body: (inout LedgerService) throws -> T) rethrows -> T {
+        try state.withLock { try body(&$0.service) }
+    }
+
+    // MARK: In-process calls (no envelope)
+
+    /// A call as `caller` without HTTP or signatures: what scenarios and the command line use in-process.
+    public func call(method: String, arg: [UInt8], caller: Principal, kind: CallKind) -> CanisterResponse {
+        let now = clock()
+        return state.withLock { state in
+            switch kind {
+            case .query: return state.service.query(method: method, arg: arg, caller: caller, now: now)
+            case .update: return state.service.update(method: method, arg: arg, caller: caller, now: now)
+            }
+        }
+    }
+
+    // MARK: HTTP endpoints
+
+    /// `GET /api/v2/status`: CBOR with the root key, as dev replicas serve it.
+    public func status() -> ReplicaResponse {
+        let body = CBORValue.map([
+            "ic_api_version": .text("0.18.0"),
+            "impl_source": .text("https://github.com/sandnet"),
+            "impl_version": .text(configuration.implementationVersion),
+            "replica_health_status": .text("healthy"),
+            "root_key": .bytes(configuration.keys.rootKey),
+        ])
+        return .cbor(CBOREncoder.encode(body, selfDescribed: true))
+    }
+
+    /// `POST /api/v2/canister/<ecid>/query` (and v3).
+    public func query(effectiveCanister: String, body: [UInt8]) -> ReplicaResponse {
+        do {
+            let (envelope, now) = try authenticated(body, kind: .query, effectiveCanister: effectiveCanister)
+            let request = envelope.request
+            let response: CanisterResponse
+            if request.canisterID == canisterID {
+                response = state.withLock {
+                    $0.service.query(method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender, now: now)
+                }
+            } else {
+                response = Self.canisterNotFound(request.canisterID)
+            }
+            return .cbor(CBOREncoder.encode(queryResponse(response, requestID: request.id, now: now), selfDescribed: true))
+        } catch {
+            return .error(error)
+        }
+    }
+
+    /// `POST /api/v2/canister/<ecid>/call` (202, `synchronous: false`) or v3/v4 (`synchronous: true`: 200 with
+    /// `{status: "replied", certificate}`).
+    public func call(effectiveCanister: String, body: [UInt8], synchronous: Bool) -> ReplicaResponse {
+        do {
+            let (envelope, now) = try authenticated(body, kind: .call, effectiveCanister: effectiveCanister)
+            let request = envelope.request
+            let canisterID = self.canisterID
+            let retention = configuration.statusRetention
+            state.withLock { state in
+                Self.prune(&state, now: now, retention: retention)
+                guard state.records[request.id] == nil else { return }  // a resubmission runs once
+                let response: CanisterResponse
+                if request.canisterID == canisterID {
+                    response = state.service.update(
+                        method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender, now: now)
+                } else {
+                    response = Self.canisterNotFound(request.canisterID)
+                }
+                state.records[request.id] = RequestRecord(
+                    sender: request.sender, expiry: request.ingressExpiry, response: response)
+                state.order.append(request.id)
+            }
+            guard synchronous else { return .accepted }
+            let tree = try stateTree(paths: [[Array("request_status".utf8), request.id]], sender: request.sender, now: now)
+            let certificate = configuration.keys.certificate(for: tree.hashTree)
+            return .cbor(
+                CBOREncoder.encode(.map(["status": .text("replied"), "certificate": .bytes(certificate)]), selfDescribed: true))
+        } catch {
+            return .error(error)
+        }
+    }
+
+    /// `POST /api/v2/canister/<ecid>/read_state` (and v3, and `/subnet/<id>/read_state`).
+    public func readState(effectiveCanister: String?, body: [UInt8]) -> ReplicaResponse {
+        do {
+            let (envelope, now) = try authenticated(body, kind: .readState, effectiveCanister: effectiveCanister)
+            let tree = try stateTree(paths: envelope.request.paths, sender: envelope.request.sender, now: now)
+            let certificate = configuration.keys.certificate(for: tree.hashTree)
+            return .cbor(CBOREncoder.encode(.map(["certificate": .bytes(certificate)]), selfDescribed: true))
+        } catch {
+            return .error(error)
+        }
+    }
+
+    /// The status of an update call, if the replica still holds it.
+    public func requestStatus(_ requestID: [UInt8]) -> RequestRecord? {
+        state.withLock { $0.records[requestID] }
+    }
+
+    // MARK: Internals
+
+    func authenticated(_ body: [UInt8], kind: IngressRequest.Kind, effectiveCanister: String?) throws(ReplicaError)
+        -> (Envelope, UInt64)
+    {
+        var effective: Principal?
+        if let effectiveCanister {
+            do { effective = try Principal(text: effectiveCanister) } catch {
+                throw .notFound("Invalid effective canister id \(effectiveCanister): \(error)")
+            }
+        }
+        let envelope = try Envelope(cbor: body, kind: kind)
+        let now = clock()
+        try envelope.authenticate(now: now, maxExpiryAhead: configuration.maxExpiryAhead)
+        if let effective, let canister = envelope.request.canisterID, canister != effective {
+            throw .canisterMismatch(url: effective.text, request: canister.text)
+        }
+        return (envelope, now)
+    }
+
+    static func canisterNotFound(_ canister: Principal?) -> CanisterResponse {
+        .reject(
+            code: .destinationInvalid, message: "Canister \(canister?.text ?? "aaaaa-aa") not found", errorCode: "IC0301")
+    }
+
+    static func prune(_ state: inout State, now: UInt64, retention: UInt64) {
+        while state.orderStart < state.order.count {
+            let id = state.order[state.orderStart]
+            guard let record = state.records[id] else {
+                state.orderStart += 1
+                continue
+            }
+            guard record.expiry &+ retention < now else { break }
+            state.records[id] = nil
+            state.orderStart += 1
+        }
+        if state.orderStart > 4096 && state.orderStart * 2 > state.order.count {
+            state.order.removeFirst(state.orderStart)
+            state.orderStart = 0
+        }
+    }
+
+    /// `{status, reply | reject_*, signatures}` with the node's signature over it.
+    func queryResponse(_ response: CanisterResponse, requestID: [UInt8], now: UInt64) -> CBORValue {
+        var fields: [(String, CBORValue)]
+        switch response {
+        case .reply(let arg):
+            fields = [("status", .text("replied")), ("reply", .map(["arg": .bytes(arg)]))]
+        case .reject(let code, let message, let errorCode):
+            fields = [
+                ("status", .text("rejected")), ("reject_code", .unsigned(code.rawValue)),
+                ("reject_message", .text(message)),
+            ]
+            if let errorCode { fields.append(("error_code", .text(errorCode))) }
+        }
+        let signed = CBORValue.map(
+            (fields + [("timestamp", .unsigned(now)), ("request_id", .bytes(requestID))]).map {
+                CBORMapEntry(key: .text($0.0), value: $0.1)
+            })
+        // Every field is a text, blob, nat or map, so the hash exists.
+        let hash = (try? RequestID.hashOfMap(signed)) ?? []
+        let signature = CBORValue.map([
+            "timestamp": .unsigned(now), "signature": .bytes(configuration.keys.signResponse(hash)),
+            "identity": .bytes(configuration.keys.nodeID.bytes),
+        ])
+        fields.append(("signatures", .array([signature])))
+        return .map(fields.map { CBORMapEntry(key: .text($0.0), value: $0.1) })
+    }
+
+    /// The part of the state tree that `paths` ask for, plus `/time` (always revealed).
+    func stateTree(paths: [[[UInt8]]], sender: Principal, now: UInt64) throws(ReplicaError) -> StateTree {
+        var tree = StateTree.node([:])
+        tree.insert([Array("time".utf8)], .leaf(LEB128Value.unsigned(now)))
+        let records = state.withLock { $0.records }
+        for path in paths {
+            guard let first = path.first.map({ String(decoding: $0, as: UTF8.self) }) else { continue }
+            switch first {
+            case "request_status":
+                guard path.count >= 2 else { continue }
+                guard let record = records[path[1]] else { continue }
+                guard record.sender == sender else {
+                    throw .forbidden("Request IDs must be for requests signed by the caller.")
+                }
+                tree.insert([path[0], path[1]], Self.statusTree(record.response))
+            case "canister":
+                guard path.count >= 3, path[1] == canisterID.bytes else { continue }
+                tree.insert(Array(path.prefix(2)), canisterTree())
+            case "subnet":
+                tree.insert(
+                    [path[0], configuration.subnetID.bytes],
+                    .node([("public_key", .leaf(configuration.keys.rootKey))]))
+            default: continue
+            }
+        }
+        return tree
+    }
+
+    static func statusTree(_ response: CanisterResponse) -> StateTree {
+        switch response {
+        case .reply(let arg):
+            return .node([("status", .leaf(Array("replied".utf8))), ("reply", .leaf(arg))])
+        case .reject(let code, let message, let errorCode):
+            var children: [(String, StateTree)] = [
+                ("status", .leaf(Array("rejected".utf8))), ("reject_code", .leaf(LEB128Value.unsigned(code.rawValue))),
+                ("reject_message", .leaf(Array(message.utf8))),
+            ]
+            if let errorCode { children.append(("error_code", .leaf(Array(errorCode.utf8)))) }
+            return .node(children)
+        }
+    }
+
+    func canisterTree() -> StateTree {
+        .node([
+            ("module_hash", .leaf(Digest.sha256.hash(Array("sandnet ICP ledger".utf8)))),
+            ("controllers", .leaf(CBOREncoder.encode(.array([]), selfDescribed: true))),
+            ("metadata", .node([("candid:service", .leaf(Array(LedgerService.candidInterface.utf8)))])),
+        ])
+    }
+}
+
+/// Unsigned LEB128, as the state tree stores naturals.
+enum LEB128Value {
+    static func unsigned(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var out: [UInt8] = []
+        repeat {
+            var byte = UInt8(value & 0x7f)
+            value >>= 7
+            if value != 0 { byte |= 0x80 }
+            out.append(byte)
+        } while value != 0
+        return out
+    }
+}
