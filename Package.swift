@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "SandnetServer",
             dependencies: [
-                "SandnetNode", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger",
+                "SandnetNode", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -114,7 +114,10 @@ let package = Package(
         // A development replica: the IC HTTP interface's envelopes, request statuses and certificates (no HTTP).
         .target(
             name: "ICPReplica",
-            dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService"]),
+            dependencies: [
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONRPC",
+                "KeyValueStorage", "HDWallet",
+            ]),
         // MARK: YAML wallet scenarios (in-process node or any JSON-RPC endpoint; never Hummingbird)
         .target(
             name: "ScenarioRunner",
@@ -136,7 +139,8 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity", "ScenarioRunner",
+                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPReplica",
+                "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

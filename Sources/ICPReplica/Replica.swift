@@ -23,6 +23,9 @@ public final class Replica: Sendable {
         /// The id of the one (root) subnet; `/subnet/<id>/public_key` is the root key.
         public var subnetID: Principal = DevelopmentKeys.defaultSubnetID
         public var implementationVersion = "sandnet"
+        /// What one faucet claim mints (100 ICP) and the most a claim may ask for (10,000 ICP).
+        public var faucetE8s: UInt64 = 100 * 100_000_000
+        public var faucetMaxE8s: UInt64 = 10_000 * 100_000_000
 
         public init() {}
     }
@@ -40,6 +43,8 @@ public final class Replica: Sendable {
         /// Request ids in arrival order, for pruning.
         var order: [[UInt8]] = []
         var orderStart = 0
+        /// Added to the clock for the ledger (not for ingress expiry checks): `sandnet_icpIncreaseTime`.
+        var ledgerTimeOffset: UInt64 = 0
     }
 
     public let configuration: Configuration
@@ -55,6 +60,18 @@ public final class Replica: Sendable {
 
     public var canisterID: Principal { LedgerService.canisterID }
     public var now: UInt64 { clock() }
+    /// The ledger's time: the clock plus every ``increaseLedgerTime(by:)``.
+    public var ledgerNow: UInt64 { clock() &+ state.withLock { $0.ledgerTimeOffset } }
+
+    /// Moves the ledger's clock forward (deduplication windows, approval expiries) without touching the time
+    /// ingress expiries are checked against. Returns the total offset in nanoseconds.
+    @discardableResult
+    public func increaseLedgerTime(by nanos: UInt64) -> UInt64 {
+        state.withLock {
+            $0.ledgerTimeOffset &+= nanos
+            return $0.ledgerTimeOffset
+        }
+    }
 
     /// Runs `body` on the ledger service under the replica's lock (faucets, in-process callers, tests).
     public func withService<T>(_ body: (inout LedgerService) throws -> T) rethrows -> T {
@@ -65,8 +82,9 @@ public final class Replica: Sendable {
 
     /// A call as `caller` without HTTP or signatures: what scenarios and the command line use in-process.
     public func call(method: String, arg: [UInt8], caller: Principal, kind: CallKind) -> CanisterResponse {
-        let now = clock()
+        let clockNow = clock()
         return state.withLock { state in
+            let now = clockNow &+ state.ledgerTimeOffset
             switch kind {
             case .query: return state.service.query(method: method, arg: arg, caller: caller, now: now)
             case .update: return state.service.update(method: method, arg: arg, caller: caller, now: now)
@@ -96,7 +114,9 @@ public final class Replica: Sendable {
             let response: CanisterResponse
             if request.canisterID == canisterID {
                 response = state.withLock {
-                    $0.service.query(method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender, now: now)
+                    $0.service.query(
+                        method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
+                        now: now &+ $0.ledgerTimeOffset)
                 }
             } else {
                 response = Self.canisterNotFound(request.canisterID)
@@ -121,7 +141,8 @@ public final class Replica: Sendable {
                 let response: CanisterResponse
                 if request.canisterID == canisterID {
                     response = state.service.update(
-                        method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender, now: now)
+                        method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
+                        now: now &+ state.ledgerTimeOffset)
                 } else {
                     response = Self.canisterNotFound(request.canisterID)
                 }

@@ -30,9 +30,13 @@ public final class SandnetNode: Sendable {
     public var dispatcher: RPCDispatcher { methodTable.dispatcher }
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
+    ///
+    /// - Parameter additionalMethods: JSON-RPC methods of other components served next to the node's own (the
+    ///   ICP replica's `sandnet_icp*` methods); the node's own win on a name clash.
     public init(
         configuration: NodeConfiguration, store: (any KeyValueStore)? = nil,
-        clock: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970) }
+        clock: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970) },
+        additionalMethods: [String: RPCMethod] = [:]
     ) throws {
         self.configuration = configuration
         self.clock = clock
@@ -62,6 +66,7 @@ public final class SandnetNode: Sendable {
         chain.miningMode = configuration.miningMode
         ledger = Mutex(chain)
         var d = RPCDispatcher()
+        for (name, method) in additionalMethods { d.register(name, method) }
         registerEthMethods(into: &d)
         if configuration.devMethodsEnabled { registerDevMethods(into: &d) }
         methodTable.dispatcher = d

@@ -3,6 +3,7 @@ import EthereumTypes
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import ICPReplica
 import JSONRPC
 import Logging
 import NIOCore
@@ -28,13 +29,19 @@ public struct ServerConfiguration: Sendable {
 /// upgrade at `/` and `/ws`, the faucet API at `/api/claim` and `/api/info`, a faucet page at `/faucet`.
 public final class NodeServer: Sendable {
     public let node: SandnetNode
+    /// The ICP development replica served on the IC HTTP interface paths (`/api/v2/…`), if any.
+    public let replica: Replica?
     public let configuration: ServerConfiguration
     let logger: Logger
     let boundPort = PortState()
     let portReady = AsyncStream<Int>.makeStream()
 
-    public init(node: SandnetNode, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil) {
+    public init(
+        node: SandnetNode, replica: Replica? = nil, configuration: ServerConfiguration = ServerConfiguration(),
+        logger: Logger? = nil
+    ) {
         self.node = node
+        self.replica = replica
         self.configuration = configuration
         var l = logger ?? Logger(label: "sandnet")
         if logger == nil { l.logLevel = .warning }
@@ -105,6 +112,7 @@ public final class NodeServer: Sendable {
             }
         }
         router.get("/api/info") { _, _ in Self.json(node.faucetInfo.bytes, status: .ok) }
+        if let replica { addICPRoutes(to: router, replica: replica) }
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],

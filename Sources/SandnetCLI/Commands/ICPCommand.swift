@@ -7,8 +7,10 @@ import ICPIdentity
 /// `sandnet icp …`: Internet Computer principals and account identifiers.
 struct ICPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "icp", abstract: "Internet Computer principals and ledger account identifiers.",
-        subcommands: [PrincipalCommand.self, AccountIDCommand.self])
+        commandName: "icp", abstract: "Internet Computer principals, account identifiers, and the ICP ledger of a running node.",
+        subcommands: [
+            PrincipalCommand.self, AccountIDCommand.self, ICPBalanceCommand.self, ICPTransferCommand.self,
+        ])
 
     struct PrincipalCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -20,54 +22,12 @@ struct ICPCommand: ParsableCommand {
                 as dfx and OpenSSL write them.
                 """)
 
-        @Option(
-            help: ArgumentHelp("BIP-39 mnemonic in quotes, or '-' to read it from standard input.", valueName: "words"))
-        var mnemonic: String?
+        @OptionGroup var key: ICPKeyOptions
 
-        @Option(help: "BIP-39 passphrase for --mnemonic.")
-        var passphrase: String = ""
-
-        @Option(help: "BIP-32 path for --mnemonic (default m/44'/223'/0'/0/0).")
-        var path: String?
-
-        @Option(help: ArgumentHelp("PEM file with the private key.", valueName: "file"))
-        var pem: String?
-
-        func validate() throws {
-            guard (mnemonic == nil) != (pem == nil) else {
-                throw ValidationError("give exactly one of --mnemonic and --pem")
-            }
-            if path != nil && mnemonic == nil { throw ValidationError("--path goes with --mnemonic") }
-        }
+        func validate() throws { try key.validate(required: true) }
 
         func run() throws {
-            let identity: KeyIdentity
-            if let mnemonic {
-                let sentence: String
-                if mnemonic == "-" {
-                    guard let line = readLine(strippingNewline: true) else {
-                        throw CLIError("no mnemonic on standard input")
-                    }
-                    sentence = line
-                } else {
-                    sentence = mnemonic
-                }
-                var derivation = DerivationPath.icp
-                if let path {
-                    do { derivation = try DerivationPath(parsing: path) } catch { throw CLIError("--path: \(error)") }
-                }
-                do { identity = try KeyIdentity(mnemonic: sentence, passphrase: passphrase, path: derivation) } catch {
-                    throw CLIError("--mnemonic: \(error)")
-                }
-            } else {
-                let file = pem ?? ""
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw CLIError("cannot read \(file)")
-                }
-                do { identity = try KeyIdentity(pem: String(decoding: data, as: UTF8.self)) } catch {
-                    throw CLIError("\(file): \(error)")
-                }
-            }
+            guard let identity = try key.identity() else { throw CLIError("give --mnemonic or --pem") }
             print("principal: \(identity.principal)")
             print("account id: \(AccountIdentifier(principal: identity.principal).hex)")
             print("key type: \(identity.algorithm.rawValue)")

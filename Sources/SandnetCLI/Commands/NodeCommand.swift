@@ -3,6 +3,10 @@ import ByteCoding
 import EthereumLedger
 import EthereumTypes
 import Foundation
+import ICPIdentity
+import ICPLedger
+import ICPLedgerService
+import ICPReplica
 import JSONRPC
 import KeyValueStorage
 import Logging
@@ -80,6 +84,18 @@ struct NodeCommand: AsyncParsableCommand {
     @Flag(help: "Accept pre-EIP-155 legacy transactions over RPC (geth: --rpc.allow-unprotected-txs).")
     var allowUnprotectedTxs = false
 
+    @Flag(help: "Do not serve the ICP ledger (IC HTTP interface at /api/v2/…).")
+    var noIcp = false
+
+    @Option(help: "ICP balance of each dev identity (m/44'/223'/0'/0/i of --mnemonic), in ICP.")
+    var icpBalance = "10000"
+
+    @Option(help: "ICP ledger transfer fee, in e8s.")
+    var icpFee: UInt64 = 10_000
+
+    @Option(help: "ICP faucet payout per claim, in ICP.")
+    var icpFaucetAmount = "100"
+
     func validate() throws {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
@@ -117,9 +133,26 @@ struct NodeCommand: AsyncParsableCommand {
                 throw CLIError("cannot open data directory \(dataDir): \(error)")
             }
         }
+        var replica: Replica?
+        var icpIdentities: [KeyIdentity] = []
+        if !noIcp {
+            var replicaConfiguration = Replica.Configuration()
+            replicaConfiguration.faucetE8s = try ICPAmount.parse(icpFaucetAmount, flag: "--icp-faucet-amount")
+            do {
+                (replica, icpIdentities) = try Replica.development(
+                    mnemonic: mnemonic, identities: min(accounts, 100),
+                    balance: Tokens(e8s: try ICPAmount.parse(icpBalance, flag: "--icp-balance")),
+                    fee: Tokens(e8s: icpFee), store: store, configuration: replicaConfiguration,
+                    clock: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) })
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError("cannot start the ICP ledger: \(error)")
+            }
+        }
         let node: SandnetNode
         do {
-            node = try SandnetNode(configuration: config, store: store)
+            node = try SandnetNode(configuration: config, store: store, additionalMethods: replica?.rpcMethods ?? [:])
         } catch {
             throw CLIError("\(error)")
         }
@@ -140,10 +173,13 @@ struct NodeCommand: AsyncParsableCommand {
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
-        let app = NodeServer(node: node, configuration: server, logger: logger)
+        let app = NodeServer(node: node, replica: replica, configuration: server, logger: logger)
         let banner = Task { [silent, jsonLog, inMemory, dataDir] in
             guard let bound = await app.waitUntilListening(), !silent else { return }
-            print(StartupBanner.render(node: node, host: host, port: bound, dataDir: inMemory ? nil : dataDir, json: jsonLog))
+            print(
+                StartupBanner.render(
+                    node: node, icp: icpIdentities, icpEnabled: replica != nil, host: host, port: bound,
+                    dataDir: inMemory ? nil : dataDir, json: jsonLog))
             fflush(nil)
         }
         defer { banner.cancel() }
@@ -184,7 +220,9 @@ struct NodeCommand: AsyncParsableCommand {
 }
 
 enum StartupBanner {
-    static func render(node: SandnetNode, host: String, port: Int, dataDir: String?, json: Bool) -> String {
+    static func render(
+        node: SandnetNode, icp: [KeyIdentity], icpEnabled: Bool, host: String, port: Int, dataDir: String?, json: Bool
+    ) -> String {
         let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         if json {
             return JSON.object([
@@ -192,6 +230,11 @@ enum StartupBanner {
                 ("rpcUrl", .string(url)), ("wsUrl", .string(url.replacingOccurrences(of: "http", with: "ws"))),
                 ("faucetUrl", .string(url + "/faucet")), ("faucetAccount", .string(node.faucetAddress.checksummed)),
                 ("dataDir", dataDir.map { .string($0) } ?? .null),
+                ("icpLedger", icpEnabled ? .string(LedgerService.canisterID.text) : .null),
+                ("icpIdentities", .array(icp.map { .object([
+                    ("principal", .string($0.principal.text)),
+                    ("accountId", .string(AccountIdentifier(principal: $0.principal).hex)),
+                ]) })),
                 ("accounts", .array(node.devAccounts.map { .object([
                     ("address", .string($0.address.checksummed)), ("privateKey", .string(Hex.encodePrefixed($0.privateKey))),
                 ]) })),
@@ -210,8 +253,31 @@ enum StartupBanner {
         for (i, account) in node.devAccounts.enumerated() {
             lines.append("(\(i)) \(account.address.checksummed)  \(Hex.encodePrefixed(account.privateKey))")
         }
+        if icpEnabled {
+            lines += [
+                "", "ICP ledger    \(LedgerService.canisterID.text) on the IC HTTP interface at \(url) (fetch the root key;",
+                "              certificates are not BLS-signed). Faucet: POST \(url)/api/icp/claim {\"account\": \"…\"}",
+                "ICP dev identities (secp256k1, m/44'/223'/0'/0/i of the mnemonic)",
+            ]
+            for (i, identity) in icp.enumerated() {
+                lines.append("(\(i)) \(identity.principal.text)  \(AccountIdentifier(principal: identity.principal).hex)")
+            }
+        }
         lines.append("")
         lines.append("Listening on \(url). Ctrl-C stops the node and flushes the chain to disk.")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Decimal ICP amounts on the command line ("10000", "0.5") as e8s.
+enum ICPAmount {
+    static func parse(_ text: String, flag: String) throws -> UInt64 {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = UInt64(parts[0]), parts.count == 1 || (parts[1].count <= 8 && parts[1].allSatisfy(\.isNumber))
+        else { throw CLIError("\(flag) must be an amount of ICP with at most 8 decimals, e.g. 100 or 0.5") }
+        let fraction = parts.count == 2 ? UInt64(parts[1].padding(toLength: 8, withPad: "0", startingAt: 0)) ?? 0 : 0
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 100_000_000)
+        guard !overflow, scaled <= UInt64.max - fraction else { throw CLIError("\(flag) is too large") }
+        return scaled + fraction
     }
 }
