@@ -123,7 +123,8 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONRPC",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONRPC", "CandidCoding", "ICPIdentity",
+                "ICPAgent", "ICPReplica", "ICPLedgerService",
                 .product(name: "Yams", package: "Yams"),
             ]),
 

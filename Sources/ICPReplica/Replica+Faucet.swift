@@ -107,6 +107,7 @@ extension Replica {
                     ("feeE8s", .string(String(fee))), ("chainLength", .int(blocks)),
                     ("mintingAccount", .string(minting.text)), ("faucetE8s", .string(String(configuration.faucetE8s))),
                     ("rootKey", .string(Hex.encode(configuration.keys.rootKey))),
+                    ("ledgerTimeNanos", .string(String(ledgerNow))),
                 ])
             },
         ]

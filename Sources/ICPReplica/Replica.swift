@@ -59,6 +59,8 @@ public final class Replica: Sendable {
     }
 
     public var canisterID: Principal { LedgerService.canisterID }
+    /// The ledger canister's id (ryjl3-tyaaa-aaaaa-aaaba-cai, as on mainnet).
+    public static var ledgerCanisterID: Principal { LedgerService.canisterID }
     public var now: UInt64 { clock() }
     /// The ledger's time: the clock plus every ``increaseLedgerTime(by:)``.
     public var ledgerNow: UInt64 { clock() &+ state.withLock { $0.ledgerTimeOffset } }

@@ -2,7 +2,21 @@ import EthereumTypes
 
 /// A signed amount of wei (or any integer quantity): sign and 256-bit magnitude. Balance changes are
 /// negative, so assertions need the sign.
+/// The ICP units amount expressions accept next to Ethereum's: `ICP` (10^8 e8s) and `e8s`.
+enum ICPUnits {
+    static func decimals(of unit: String) -> Int? {
+        switch unit.lowercased() {
+        case "icp": return 8
+        case "e8s": return 0
+        default: return nil
+        }
+    }
+}
+
 public struct SignedAmount: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Decimals of a unit name: Ethereum's (wei … ether) or ICP's (`ICP`, `e8s`).
+    static func decimals(of unit: String) -> Int? { ICPUnits.decimals(of: unit) ?? Units.decimals(of: unit) }
+
     public var negative: Bool
     public var magnitude: UInt256
 
@@ -67,6 +81,11 @@ public struct SignedAmount: Sendable, Hashable, Comparable, CustomStringConverti
             return SignedAmount(value, negative: negative)
         }
         do {
+            let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "_") }
+            let unit = String(trimmed.dropFirst(number.count)).trimming(" \t")
+            if let decimals = ICPUnits.decimals(of: String(unit)) {
+                return SignedAmount(try Units.parse(number: String(number), decimals: decimals), negative: negative)
+            }
             return SignedAmount(try Units.parse(String(trimmed)), negative: negative)
         } catch {
             throw ExpressionError("'\(text)' is not an amount: \(error)")
@@ -246,13 +265,13 @@ struct ExpressionParser {
         if position < input.count, input[position].properties.isAlphabetic {
             let unitStart = position
             let candidate = word()
-            if Units.decimals(of: candidate) != nil && Int(candidate) == nil {
+            if SignedAmount.decimals(of: candidate) != nil && Int(candidate) == nil {
                 unit = candidate
             } else if peek() == "(" {
                 position = save
             } else {
                 throw ExpressionError(
-                    "unknown unit '\(candidate)' (use wei, kwei, mwei, gwei, szabo, finney or ether)", offset: unitStart
+                    "unknown unit '\(candidate)' (use wei, kwei, mwei, gwei, szabo, finney, ether, or ICP and e8s)", offset: unitStart
                 )
             }
         } else {

@@ -20,6 +20,10 @@ public struct Assertion: Sendable {
         case equal(actual: Template, expected: Template)
         /// `value:` any amount expression compared with others (`of: "${send1.maxFeePerGas}"`).
         case value(of: AmountExpression, checks: [Clause])
+        /// `icpBalance:` of an ICP account (`of` an account name or account text, `subaccount`), in e8s.
+        case icpBalance(of: Template, subaccount: UInt64?, checks: [Clause])
+        /// `icpAllowance:` of `spender` on `of`'s account (ICRC-2), in e8s; expired approvals count as 0.
+        case icpAllowance(of: Template, spender: Template, checks: [Clause])
     }
 
     public var kind: Kind
@@ -37,6 +41,8 @@ public struct Assertion: Sendable {
         case .logs: return "logs"
         case .equal: return "equal"
         case .value: return "value"
+        case .icpBalance: return "icpBalance"
+        case .icpAllowance: return "icpAllowance"
         }
     }
 }

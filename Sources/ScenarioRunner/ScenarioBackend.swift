@@ -1,6 +1,9 @@
 import EthereumLedger
 import EthereumTypes
 import Foundation
+import ICPAgent
+import ICPIdentity
+import ICPReplica
 import JSONRPC
 import SandnetNode
 import Synchronization
@@ -19,6 +22,9 @@ public protocol ScenarioBackend: Sendable {
     func call(_ method: String, _ params: [JSON]) async throws -> JSON
     /// Moves time forward for the next block (and, in-process, for the faucet's cooldown too).
     func advanceTime(seconds: UInt64) async throws
+    /// Calls the ICP ledger canister as `identity` (a query or an update); a transport failure or an HTTP refusal
+    /// throws ``BackendError``.
+    func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply
 }
 
 /// The node could not be reached or answered with something that is not JSON-RPC.
@@ -32,6 +38,8 @@ public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible 
 /// that moves only when the scenario says so: the same file and seed give the same chain.
 public final class InProcessBackend: ScenarioBackend {
     public let node: SandnetNode
+    /// The ICP ledger next to the chain, on its own clock (moved by `icpAdvanceTime`).
+    public let replica: Replica
     let clock: ManualClock
 
     public var label: String { "in-process" }
@@ -44,7 +52,17 @@ public final class InProcessBackend: ScenarioBackend {
     public init(configuration: NodeConfiguration) throws {
         let clock = ManualClock(start: configuration.chain.genesisTimestamp + 12)
         self.clock = clock
-        node = try SandnetNode(configuration: configuration, clock: { clock.now })
+        let icpStart = (configuration.chain.genesisTimestamp + 12) * 1_000_000_000
+        (replica, _) = try Replica.development(
+            mnemonic: configuration.mnemonic, identities: 0, balance: .init(e8s: 0), store: nil, clock: { icpStart })
+        node = try SandnetNode(configuration: configuration, clock: { clock.now }, additionalMethods: replica.rpcMethods)
+    }
+
+    public func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply {
+        switch replica.call(method: method, arg: arg, caller: identity.principal, kind: query ? .query : .update) {
+        case .reply(let bytes): return .replied(bytes)
+        case .reject(let code, let message, let errorCode): return .rejected(code: code.rawValue, message: message, errorCode: errorCode)
+        }
     }
 
     public func call(_ method: String, _ params: [JSON]) async throws -> JSON {
@@ -147,6 +165,33 @@ public final class HTTPBackend: ScenarioBackend {
 
     public func advanceTime(seconds: UInt64) async throws {
         _ = try await call("evm_increaseTime", [.string("0x" + String(seconds, radix: 16))])
+    }
+
+    /// ICP calls go to the IC HTTP interface on the same origin (Sandnet serves both on one port).
+    public func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply {
+        let base = url
+        let agent = Agent(identity: identity, clock: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }) {
+            [self] path, body in
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+            components?.path = path
+            guard let target = components?.url else { throw BackendError("cannot build a URL from \(base)") }
+            var request = URLRequest(url: target)
+            if let body {
+                request.httpMethod = "POST"
+                request.setValue("application/cbor", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(body)
+            }
+            let (data, status) = try await send(request)
+            return (status, [UInt8](data))
+        }
+        do {
+            return
+                query
+                ? try await agent.query(canister: Replica.ledgerCanisterID, method: method, arg: arg)
+                : try await agent.update(canister: Replica.ledgerCanisterID, method: method, arg: arg)
+        } catch let error as AgentError {
+            throw BackendError("\(url.absoluteString) (IC HTTP interface): \(error.message)")
+        }
     }
 }
 

@@ -3,7 +3,8 @@ import Yams
 
 extension ScenarioBuilder {
     static let assertions = [
-        "balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "value",
+        "balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "value", "icpBalance",
+        "icpAllowance",
     ]
 
     mutating func assertion(_ entry: YAMLReader.Entry, index: Int) throws(ScenarioFormatError) -> Assertion {
@@ -155,6 +156,23 @@ extension ScenarioBuilder {
                 throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
             }
             return Assertion(kind: .value(of: of, checks: checks), location: location)
+        case "icpBalance", "icpAllowance":
+            let fields = try reader.mapping(node, what)
+            let extra = entry.key == "icpBalance" ? ["subaccount"] : ["spender"]
+            try reader.allow(fields, ["of"] + extra + operators, in: what)
+            let of = try template(try reader.required(fields, "of", in: what, at: node), "\(what) of")
+            let checks = try clauses(fields, what: what, allowChange: false, since: nil)
+            if checks.isEmpty {
+                throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
+            }
+            if entry.key == "icpAllowance" {
+                let spender = try template(try reader.required(fields, "spender", in: what, at: node), "\(what) spender")
+                return Assertion(kind: .icpAllowance(of: of, spender: spender, checks: checks), location: location)
+            }
+            let subaccount = try fields.first { $0.key == "subaccount" }.map { e throws(ScenarioFormatError) in
+                try reader.unsigned(e.value, "\(what) subaccount")
+            }
+            return Assertion(kind: .icpBalance(of: of, subaccount: subaccount, checks: checks), location: location)
         default:
             var message = "unknown assertion '\(entry.key)'"
             if let guess = YAMLReader.closest(entry.key, in: Self.assertions) {

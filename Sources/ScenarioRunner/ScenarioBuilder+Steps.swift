@@ -9,7 +9,7 @@ extension ScenarioBuilder {
         "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
         "keystoreChangePassword", "check",
     ]
-    static let icpActions = ["icpAccountId", "icpTransfer", "icrc1Transfer", "icrc2Approve", "icrc2TransferFrom"]
+    static let icpActions = ICPStepSpec.Kind.allCases.map(\.rawValue)
     static let stepKeys = ["id", "name", "expect"]
 
     mutating func step(_ node: Node, index: Int) throws(ScenarioFormatError) -> Step {
@@ -266,7 +266,7 @@ extension ScenarioBuilder {
             }
             return .check(assertions)
         default:
-            return .icp(keyword: entry.key)
+            return .icp(try icpStep(entry, what: what))
         }
     }
 

@@ -120,6 +120,21 @@ extension ScenarioExecution {
         case .value(let of, let checks):
             let actual = try await evaluate(of)
             for clause in checks { try await compare(of.text, actual, clause, location: assertion.location) }
+        case .icpBalance(let of, let subaccount, let checks):
+            let account = try icpAccount(of, subaccount: subaccount)
+            let e8s = try await icpBalance(account)
+            for clause in checks {
+                try await compare(
+                    "ICP balance of \(of.text) (e8s)", SignedAmount(UInt256(e8s)), clause, location: assertion.location)
+            }
+        case .icpAllowance(let of, let spender, let checks):
+            let e8s = try await icpAllowance(
+                of: try icpAccount(of, subaccount: nil), spender: try icpAccount(spender, subaccount: nil))
+            for clause in checks {
+                try await compare(
+                    "ICRC-2 allowance of \(spender.text) on \(of.text) (e8s)", SignedAmount(UInt256(e8s)), clause,
+                    location: assertion.location)
+            }
         case .equal(let actualTemplate, let expectedTemplate):
             let actual = try resolve(actualTemplate)
             let expected = try resolve(expectedTemplate)

@@ -95,8 +95,8 @@ extension ScenarioExecution {
         case .check(let assertions):
             try await check(assertions)
             return [:]
-        case .icp:
-            throw StepSkip("ICP ledger not available yet")
+        case .icp(let spec):
+            return try await icp(spec)
         }
     }
 

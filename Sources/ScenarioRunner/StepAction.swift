@@ -37,9 +37,9 @@ public enum StepAction: Sendable {
     case keystoreChangePassword(keystore: String, password: Template, newPassword: Template)
     /// `check:` — assertions, all evaluated, all reported.
     case check([Assertion])
-    /// ICP steps (`icpTransfer`, `icrc1Transfer`, `icrc2Approve`, `icrc2TransferFrom`, `icpAccountId`):
-    /// reported as skipped until the ICP ledger lands.
-    case icp(keyword: String)
+    /// ICP ledger steps (`icpFaucet`, `icpAccountId`, `icpTransfer`, `icrc1Transfer`, `icrc2Approve`,
+    /// `icrc2TransferFrom`, `icpCall`, `icpAdvanceTime`).
+    case icp(ICPStepSpec)
 
     /// The YAML key.
     public var keyword: String {
@@ -62,7 +62,7 @@ public enum StepAction: Sendable {
         case .keystoreImport: return "keystoreImport"
         case .keystoreChangePassword: return "keystoreChangePassword"
         case .check: return "check"
-        case .icp(let keyword): return keyword
+        case .icp(let spec): return spec.kind.rawValue
         }
     }
 
@@ -96,7 +96,7 @@ public enum StepAction: Sendable {
         case "keystoreExport", "keystoreChangePassword": return ["address", "file", "json", "id"]
         case "keystoreImport": return ["address"]
         case "snapshot": return ["id"]
-        default: return []
+        default: return ICPStepSpec.Kind(rawValue: keyword).map(ICPStepSpec.resultFields) ?? []
         }
     }
 }
