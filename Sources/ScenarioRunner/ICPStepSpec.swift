@@ -24,7 +24,7 @@ public struct ICPStepSpec: Sendable {
     public var subaccounts: [String: UInt64]
     /// `amount`, `fee`, `expectedAllowance`.
     public var amounts: [String: AmountExpression]
-    /// `memo`, `createdAtTime`, `expiresAt`, `method`, `args`, `equals`.
+    /// `memo`, `createdAtTime`, `expiresAt`, `method`, `args`, `types`, `equals`.
     public var texts: [String: Template]
     /// `icpCall`: a query call.
     public var query: Bool
@@ -50,7 +50,7 @@ public struct ICPStepSpec: Sendable {
                 ["spender", "spenderSubaccount", "from", "fromSubaccount", "to", "toSubaccount", "amount"] + common,
                 ["spender", "from", "to", "amount"]
             )
-        case .call: return (["from", "method", "args", "query"], ["method"])
+        case .call: return (["from", "method", "args", "types", "query"], ["method"])
         case .advanceTime: return ([], [])
         }
     }

@@ -60,7 +60,7 @@ extension ScenarioBuilder {
         var text: String?
         var code: Int?
         for entry in entries {
-            if entry.key == "error" { text = try reader.scalar(entry.value, "expect.error") }
+            if entry.key == "error" { text = try template(entry.value, "expect.error").text }
             if entry.key == "code" {
                 let raw = try reader.scalar(entry.value, "expect.code")
                 guard let n = Int(raw) else {

@@ -96,7 +96,8 @@ extension ScenarioExecution {
             guard let methodTemplate = spec.texts["method"] else { throw StepFailure("icpCall needs a method") }
             let method = try resolve(methodTemplate)
             let args = try spec.texts["args"].map(resolve) ?? "()"
-            let reply = try await ledgerCall(method, args, caller: spec.caller, query: spec.query)
+            let types = try spec.texts["types"].map(resolve)
+            let reply = try await ledgerCall(method, args, caller: spec.caller, query: spec.query, types: types)
             return ["reply": reply.text]
         }
     }
@@ -104,16 +105,30 @@ extension ScenarioExecution {
     // MARK: Calls
 
     /// Encodes `arguments` (Candid text) at the method's types, calls, and decodes the reply at its result types.
-    func ledgerCall(_ method: String, _ arguments: String, caller: String?, query: Bool) async throws
-        -> (text: String, values: [CandidValue])
+    /// With `types` (e.g. `(text)`) the arguments are encoded at those instead, to send a canister what it does
+    /// not expect; a method the interface lacks gets its arguments' inferred types and an untyped reply.
+    func ledgerCall(_ method: String, _ arguments: String, caller: String?, query: Bool, types: String? = nil)
+        async throws -> (text: String, values: [CandidValue])
     {
+        let known = (try? ledgerInterface.method(method)) != nil
         let arg: [UInt8]
-        do { arg = try CandidTextCodec.encode(arguments, interface: ledgerInterface, method: method) } catch {
+        do {
+            if types != nil || !known {
+                arg = try CandidTextCodec.encode(arguments, types: types)
+            } else {
+                arg = try CandidTextCodec.encode(arguments, interface: ledgerInterface, method: method)
+            }
+        } catch {
             throw StepFailure("cannot encode the arguments of \(method): \(error)")
         }
         let identity = try icpIdentity(caller)
         switch try await backend.icpCall(method: method, arg: arg, identity: identity, query: query) {
         case .replied(let bytes):
+            if !known {
+                do { return (try CandidTextCodec.decode(bytes), []) } catch {
+                    throw StepFailure("the reply of \(method) is not Candid: \(error)")
+                }
+            }
             do {
                 let function = try ledgerInterface.method(method)
                 let types = try CandidArgumentTypes(function.results, environment: ledgerInterface.environment)

@@ -108,7 +108,9 @@ final class ScenarioExecution {
         case (.failure(let error), .success):
             if let failure = error as? StepFailure { throw failure }
             throw StepFailure(Self.describe(error), transactionHash: currentTransaction)
-        case (.failure(let error), .failure(let text, let code)):
+        case (.failure(let error), .failure(let pattern, let code)):
+            // The expected text may refer to earlier results (`duplicate_of = ${t1.blockIndex}`).
+            let text = try pattern.map { try resolve(Template($0, at: step.location)) }
             let message = Self.describe(error)
             let actualCode = (error as? RPCError)?.code
             let textMatches = text.map { message.lowercased().contains($0.lowercased()) } ?? true
