@@ -153,3 +153,52 @@ def test_a_tampered_signature_is_refused_with_http_400(node):
                           headers={"Content-Type": "application/cbor"})
     assert response.status_code == 400
     assert "Invalid signature" in response.text
+
+
+def rpc(node, method, params):
+    response = httpx.post(node.url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+    body = response.json()
+    assert "result" in body, body
+    return body["result"]
+
+
+def test_the_ledger_survives_a_restart(node_factory):
+    node = node_factory()
+    alice, bob = Identity(), Identity()
+    claim(node, alice.sender().to_str())
+    assert "Ok" in icrc1_transfer(agent_for(node, alice), bob.sender(), 12_345)
+    length = rpc(node, "sandnet_icpInfo", [])["chainLength"]
+    node.stop()
+    node.start()
+    assert rpc(node, "sandnet_icpInfo", [])["chainLength"] == length
+    agent = agent_for(node, alice)
+    assert icrc1_balance(agent, bob.sender()) == 12_345
+    assert icrc1_balance(agent, alice.sender()) == 100 * 10**8 - 12_345 - FEE
+    # and the restarted ledger keeps working (its parent hash chain reloaded)
+    assert "Ok" in icrc1_transfer(agent, bob.sender(), 1)
+
+
+def test_the_cli_reads_balances_and_sends_with_the_dev_mnemonic(node):
+    import subprocess
+    from conftest import sandnet_binary
+    mnemonic = "test test test test test test test test test test test junk"
+    bob = Identity()
+    sent = subprocess.run(
+        [sandnet_binary(), "icp", "transfer", "--to", bob.sender().to_str(), "--amount", "1.5",
+         "--mnemonic", mnemonic, "--url", node.url], capture_output=True, text=True)
+    assert sent.returncode == 0, sent.stderr
+    assert "Ok" in sent.stdout
+    shown = subprocess.run([sandnet_binary(), "icp", "balance", bob.sender().to_str(), "--url", node.url],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == "1.50000000 ICP (150000000 e8s)"
+    account_id = bob.sender().to_account_id().to_str().removeprefix("0x")
+    by_id = subprocess.run([sandnet_binary(), "icp", "balance", account_id, "--url", node.url, "--e8s"],
+                           capture_output=True, text=True)
+    assert by_id.stdout.strip() == "150000000"
+    broke = subprocess.run(
+        [sandnet_binary(), "icp", "transfer", "--to", account_id, "--amount", "1",
+         "--mnemonic", "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+         "--url", node.url], capture_output=True, text=True)
+    assert broke.returncode == 1
+    assert "InsufficientFunds" in broke.stdout
