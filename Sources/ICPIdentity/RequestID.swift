@@ -61,9 +61,9 @@ public enum RequestIDError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// LEB128 as the IC hashes integers.
-enum LEB128 {
-    static func unsigned(_ value: UInt64) -> [UInt8] {
+/// LEB128 as the IC hashes integers and writes naturals into the state tree.
+public enum LEB128 {
+    public static func unsigned(_ value: UInt64) -> [UInt8] {
         var value = value
         var out: [UInt8] = []
         repeat {

@@ -251,7 +251,7 @@ public final class Replica: Sendable {
     /// The part of the state tree that `paths` ask for, plus `/time` (always revealed).
     func stateTree(paths: [[[UInt8]]], sender: Principal, now: UInt64) throws(ReplicaError) -> StateTree {
         var tree = StateTree.node([:])
-        tree.insert([Array("time".utf8)], .leaf(LEB128Value.unsigned(now)))
+        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now)))
         let records = state.withLock { $0.records }
         for path in paths {
             guard let first = path.first.map({ String(decoding: $0, as: UTF8.self) }) else { continue }
@@ -282,7 +282,7 @@ public final class Replica: Sendable {
             return .node([("status", .leaf(Array("replied".utf8))), ("reply", .leaf(arg))])
         case .reject(let code, let message, let errorCode):
             var children: [(String, StateTree)] = [
-                ("status", .leaf(Array("rejected".utf8))), ("reject_code", .leaf(LEB128Value.unsigned(code.rawValue))),
+                ("status", .leaf(Array("rejected".utf8))), ("reject_code", .leaf(LEB128.unsigned(code.rawValue))),
                 ("reject_message", .leaf(Array(message.utf8))),
             ]
             if let errorCode { children.append(("error_code", .leaf(Array(errorCode.utf8)))) }
@@ -296,20 +296,5 @@ public final class Replica: Sendable {
             ("controllers", .leaf(CBOREncoder.encode(.array([]), selfDescribed: true))),
             ("metadata", .node([("candid:service", .leaf(Array(LedgerService.candidInterface.utf8)))])),
         ])
-    }
-}
-
-/// Unsigned LEB128, as the state tree stores naturals.
-enum LEB128Value {
-    static func unsigned(_ value: UInt64) -> [UInt8] {
-        var value = value
-        var out: [UInt8] = []
-        repeat {
-            var byte = UInt8(value & 0x7f)
-            value >>= 7
-            if value != 0 { byte |= 0x80 }
-            out.append(byte)
-        } while value != 0
-        return out
     }
 }

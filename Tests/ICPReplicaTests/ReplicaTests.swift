@@ -252,7 +252,7 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
             Issue.record("no /time in the certificate")
             return
         }
-        #expect(time == LEB128Value.unsigned(fixture.now))
+        #expect(time == LEB128.unsigned(fixture.now))
         let other = fixture.replica.readState(
             effectiveCanister: fixture.ledgerID, body: try fixture.readStateBody(paths: paths, identity: fixture.bob))
         #expect(other.status == 403)
