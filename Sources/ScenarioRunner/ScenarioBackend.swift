@@ -27,6 +27,19 @@ public protocol ScenarioBackend: Sendable {
     func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply
 }
 
+/// The backend has no ICP ledger (a plain Ethereum node): ICP steps are skipped with this reason.
+public struct ICPUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+extension ScenarioBackend {
+    public func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply {
+        throw ICPUnavailable("\(label) has no ICP ledger")
+    }
+}
+
 /// The node could not be reached or answered with something that is not JSON-RPC.
 public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
@@ -182,6 +195,9 @@ public final class HTTPBackend: ScenarioBackend {
                 request.httpBody = Data(body)
             }
             let (data, status) = try await send(request)
+            if status == 404 || status == 405 {
+                throw ICPUnavailable("\(base.absoluteString) does not serve the IC HTTP interface (HTTP \(status) for \(path))")
+            }
             return (status, [UInt8](data))
         }
         do {

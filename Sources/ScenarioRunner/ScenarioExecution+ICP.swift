@@ -20,7 +20,18 @@ let ledgerInterface: CandidInterface = {
 }()
 
 extension ScenarioExecution {
+    /// Runs an ICP step; on a node without the ICP ledger the step is skipped with the reason.
     func icp(_ spec: ICPStepSpec) async throws -> [String: String] {
+        do {
+            return try await icpStep(spec)
+        } catch let unavailable as ICPUnavailable {
+            throw StepSkip(unavailable.reason)
+        } catch let error as RPCError where error.code == -32601 && error.message.contains("sandnet_icp") {
+            throw StepSkip("the node at \(backend.label) has no ICP ledger (\(error.message))")
+        }
+    }
+
+    func icpStep(_ spec: ICPStepSpec) async throws -> [String: String] {
         switch spec.kind {
         case .advanceTime:
             let offset = try await call("sandnet_icpIncreaseTime", [.int(spec.seconds)])
@@ -122,7 +133,13 @@ extension ScenarioExecution {
             throw StepFailure("cannot encode the arguments of \(method): \(error)")
         }
         let identity = try icpIdentity(caller)
-        switch try await backend.icpCall(method: method, arg: arg, identity: identity, query: query) {
+        let answer: AgentReply
+        do { answer = try await backend.icpCall(method: method, arg: arg, identity: identity, query: query) } catch
+            let unavailable as ICPUnavailable
+        {
+            throw StepSkip(unavailable.reason)
+        }
+        switch answer {
         case .replied(let bytes):
             if !known {
                 do { return (try CandidTextCodec.decode(bytes), []) } catch {
