@@ -107,6 +107,12 @@ let package = Package(
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
             name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+        // MARK: ICP ledger canister interface (method name + Candid bytes in, Candid reply or reject out)
+        .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
+        .testTarget(
+            name: "ICPLedgerServiceTests",
+            dependencies: ["ICPLedgerService", "ICPLedger", "ICPIdentity", "CandidCoding", "Conformance", "TestSupport"]),
+        // MARK: end ICP ledger canister interface
         // MARK: YAML wallet scenarios (in-process node or any JSON-RPC endpoint; never Hummingbird)
         .target(
             name: "ScenarioRunner",
