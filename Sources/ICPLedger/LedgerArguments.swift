@@ -127,6 +127,11 @@ public enum MetadataValue: Hashable, Sendable {
 public struct StandardRecord: Hashable, Sendable {
     public var name: String
     public var url: String
+
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
 }
 
 /// An entry of `get_allowances`: one element of ledger.did `Allowances` (account identifiers, not accounts).

@@ -98,7 +98,8 @@ extension LedgerService {
             }
             let expiry = try a["expires_at"].optional?.nat64
             lines += [
-                "", "**Expires:** "
+                "",
+                "**Expires:** "
                     + (expiry.map { "`\(Self.dateText($0, offsetMinutes: utcOffsetMinutes))`" } ?? "never"),
                 "", "**Approval fee:** `\(fee)`, paid by your account.",
             ]
@@ -156,7 +157,8 @@ extension LedgerService {
         let sign = offsetMinutes < 0 ? "-" : "+"
         let offset = abs(offsetMinutes)
         return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):"
-            + "\(two(secondOfDay % 60)) UTC" + (offsetMinutes == 0 ? "" : "\(sign)\(two(Int64(offset / 60))):\(two(Int64(offset % 60)))")
+            + "\(two(secondOfDay % 60)) UTC"
+            + (offsetMinutes == 0 ? "" : "\(sign)\(two(Int64(offset / 60))):\(two(Int64(offset % 60)))")
     }
 
     /// Plain lines (Markdown marks removed) wrapped at `width` characters, `height` lines per page.
@@ -189,7 +191,9 @@ extension LedgerService {
             }
             if !current.isEmpty { wrapped.append(current) }
         }
-        return stride(from: 0, to: wrapped.count, by: height).map { Array(wrapped[$0..<min($0 + height, wrapped.count)]) }
+        return stride(from: 0, to: wrapped.count, by: height).map {
+            Array(wrapped[$0..<min($0 + height, wrapped.count)])
+        }
     }
 }
 

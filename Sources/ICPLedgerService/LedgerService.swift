@@ -97,8 +97,10 @@ public struct LedgerService: Sendable {
             guard index < arguments.count else { throw .argument("argument \(index) is missing") }
             return CandidArgument(arguments[index], path: "argument \(index)")
         }
-        func ledgerCall<T>(_ body: (inout LedgerCanister) throws(LedgerTrap) -> T) throws(ServiceFailure) -> T {
-            do { return try body(&ledger) } catch { throw .trap(error.message) }
+        func ledgerCall<T>(_ body: (inout LedgerCanister) throws -> T) throws(ServiceFailure) -> T {
+            do { return try body(&ledger) } catch let trap as LedgerTrap { throw .trap(trap.message) } catch {
+                throw .trap("\(error)")
+            }
         }
         typealias R = CandidReply
         switch method {
@@ -180,7 +182,8 @@ public struct LedgerService: Sendable {
             return [R.approveResult(try ledgerCall { try $0.icrc2Approve(caller: caller, args, now: now) })]
         case "icrc2_allowance":
             let a = try argument()
-            let allowance = ledger.icrc2Allowance(account: try a["account"].account, spender: try a["spender"].account, now: now)
+            let allowance = ledger.icrc2Allowance(
+                account: try a["account"].account, spender: try a["spender"].account, now: now)
             return [
                 R.record([
                     ("allowance", R.nat(allowance.allowance)),
@@ -201,7 +204,8 @@ public struct LedgerService: Sendable {
                     entries.map {
                         R.record([
                             ("from_account_id", .text($0.from.hex)), ("to_spender_id", .text($0.spender.hex)),
-                            ("allowance", R.tokens($0.allowance)), ("expires_at", R.opt($0.expiresAt.map { .nat64($0) })),
+                            ("allowance", R.tokens($0.allowance)),
+                            ("expires_at", R.opt($0.expiresAt.map { .nat64($0) })),
                         ])
                     })
             ]

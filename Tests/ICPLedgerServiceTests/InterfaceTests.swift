@@ -15,13 +15,14 @@ import Testing
     @Test func candidInterfaceParsesAndDeclaresEveryServedMethod() throws {
         let interface = try CandidInterface(parsing: LedgerService.candidInterface)
         let methods = try #require(interface.service?.methods).map(\.name)
-        #expect(methods.count == 32)
+        #expect(methods.count == 30)
         #expect(Set(methods) == Set(LedgerService.table.entries.keys))
         #expect(LedgerService.metadata["candid:service"] == Array(LedgerService.candidInterface.utf8))
         // Every declared method has a handler: a call never ends in the "declared but not implemented" trap.
         var service = F.service()
         for method in methods {
-            let response = service.update(method: method, arg: Array("DIDL\u{0}\u{0}".utf8), caller: F.alice, now: F.start)
+            let response = service.update(
+                method: method, arg: Array("DIDL\u{0}\u{0}".utf8), caller: F.alice, now: F.start)
             if case .reject(_, let message, _) = response {
                 #expect(!message.contains("not implemented"), "\(method)")
             }
@@ -66,7 +67,8 @@ import Testing
         if file == "icp/ledger.did" {
             #expect(
                 try !Self.isSubtype(
-                    try ours.method("icrc1_transfer"), in: ours.environment, of: try official.method("icrc1_balance_of"),
+                    try ours.method("icrc1_transfer"), in: ours.environment,
+                    of: try official.method("icrc1_balance_of"),
                     in: official.environment))
         }
     }
@@ -77,7 +79,7 @@ import Testing
         let json = try VectorStore(root: TestVectors.packageRoot + "/Vectors/generated").json("icp-ledger-candid.json")
         let cases = try #require(json["cases"]?.array)
         #expect(cases.count == 13)
-        var identical = 0
+        var identical: [String] = []
         for item in cases {
             let method = try #require(item["method"]?.string)
             let arg = try Self.bytes(try #require(item["arg"]?.string))
@@ -92,10 +94,15 @@ import Testing
             #expect(
                 try CandidDeserializer.decode(reply, as: results) == CandidDeserializer.decode(expected, as: results),
                 "\(method)")
-            if reply == expected { identical += 1 }
+            if reply == expected { identical.append(method) }
         }
-        // The single-type replies (nat, nat8, text, blob, Tokens, TransferFee) are byte-identical.
-        #expect(identical >= 7)
+        // Replies whose type table has at most one entry come out byte-identical; ic-py orders larger tables
+        // differently (both orders are valid Candid).
+        #expect(
+            identical == [
+                "icrc1_balance_of", "account_balance", "icrc1_fee", "icrc1_decimals", "icrc1_symbol",
+                "account_identifier",
+            ])
     }
 
     static func bytes(_ hex: String) throws -> [UInt8] {

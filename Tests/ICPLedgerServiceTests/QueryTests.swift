@@ -46,8 +46,12 @@ import Testing
         let alice = F.id(F.alice)
         #expect(try service.call("account_identifier", [F.account(F.account(F.alice))]) == .blob(alice.bytes))
         #expect(try service.call("account_identifier", [F.account(F.account(F.bob, 3))]) == .blob(F.id(F.bob, 3).bytes))
-        #expect(try service.call("account_balance", [F.record([("account", .blob(alice.bytes))])]) == F.tokens(1_000_000_000))
-        #expect(try service.call("account_balance_dfx", [F.record([("account", .text(alice.hex))])]) == F.tokens(1_000_000_000))
+        #expect(
+            try service.call("account_balance", [F.record([("account", .blob(alice.bytes))])])
+                == F.tokens(1_000_000_000))
+        #expect(
+            try service.call("account_balance_dfx", [F.record([("account", .text(alice.hex))])])
+                == F.tokens(1_000_000_000))
         #expect(try service.call("icrc1_balance_of", [F.account(F.account(F.bob))]) == F.nat(100_000_000))
         #expect(try service.call("icrc1_balance_of", [F.account(F.account(F.bob, 1))]) == F.nat(0))
         // A blob that is not 32 bytes is an unknown account (balance 0); a bad checksum traps.
@@ -66,8 +70,13 @@ import Testing
 
     @Test func queryBlocksAndEncodedBlocks() throws {
         var service = F.service()
-        #expect(try service.call("icrc1_transfer", [F.icrc1Transfer(to: F.account(F.bob), amount: 5, memo: [9], createdAt: F.start)]) == F.ok(2))
-        #expect(try service.call("transfer", [F.legacyTransfer(to: F.id(F.carol), amount: 6, memo: 77)]) == F.variant("Ok", .nat64(3)))
+        #expect(
+            try service.call(
+                "icrc1_transfer", [F.icrc1Transfer(to: F.account(F.bob), amount: 5, memo: [9], createdAt: F.start)])
+                == F.ok(2))
+        #expect(
+            try service.call("transfer", [F.legacyTransfer(to: F.id(F.carol), amount: 6, memo: 77)])
+                == F.variant("Ok", .nat64(3)))
         let args = F.record([("start", .nat64(1)), ("length", .nat64(10))])
         let response = try service.call("query_blocks", [args])
         #expect(response["chain_length"] == .nat64(4))
@@ -115,8 +124,10 @@ import Testing
             _ = try service.call("icrc1_transfer", [F.icrc1Transfer(to: F.account(F.bob), amount: UInt64(index + 1))])
         }
         let arg = try F.arg("query_blocks", [F.record([("start", .nat64(0)), ("length", .nat64(100))])])
-        let asQuery = try F.replyValues("query_blocks", service.query(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
-        let asUpdate = try F.replyValues("query_blocks", service.update(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
+        let asQuery = try F.replyValues(
+            "query_blocks", service.query(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
+        let asUpdate = try F.replyValues(
+            "query_blocks", service.update(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
         guard case .vec(let queried) = asQuery[0]["blocks"], case .vec(let updated) = asUpdate[0]["blocks"] else {
             Issue.record("no blocks")
             return

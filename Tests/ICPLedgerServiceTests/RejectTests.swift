@@ -45,7 +45,8 @@ import Testing
         let nat64 = try CandidSerializer.encode([.nat64(1)], types: [.nat64])
         expectDecodeFailure(service.query(method: "icrc1_balance_of", arg: nat64, caller: F.alice, now: F.start))
         // no arguments at all for a method that needs one
-        expectDecodeFailure(service.query(method: "icrc1_balance_of", arg: Array("DIDL\u{0}\u{0}".utf8), caller: F.alice, now: F.start))
+        expectDecodeFailure(
+            service.query(method: "icrc1_balance_of", arg: Array("DIDL\u{0}\u{0}".utf8), caller: F.alice, now: F.start))
         // not Candid
         expectDecodeFailure(service.query(method: "icrc1_name", arg: [1, 2, 3], caller: F.alice, now: F.start))
         expectDecodeFailure(service.query(method: "icrc1_name", arg: [], caller: F.alice, now: F.start))
@@ -63,7 +64,11 @@ import Testing
         #expect(service.ledger.blocks == before.blocks)
         // Extra arguments after a nullary method's empty tuple are fine.
         let extra = try CandidSerializer.encode([.nat(5)], types: [.nat])
-        #expect(try F.replyValues("icrc1_symbol", service.query(method: "icrc1_symbol", arg: extra, caller: F.alice, now: F.start)) == [.text("ICP")])
+        #expect(
+            try F.replyValues(
+                "icrc1_symbol", service.query(method: "icrc1_symbol", arg: extra, caller: F.alice, now: F.start)) == [
+                    .text("ICP")
+                ])
     }
 
     @Test func ledgerTrapsBecomeCanisterErrorsAndRollBack() throws {
@@ -82,7 +87,8 @@ import Testing
                     errorCode: "IC0503"))
         #expect(service.ledger.chainLength == 2)
         // The anonymous principal may not send.
-        let anonymous = try service.updateResponse("icrc1_transfer", [F.icrc1Transfer(to: F.account(F.bob), amount: 1)], caller: .anonymous)
+        let anonymous = try service.updateResponse(
+            "icrc1_transfer", [F.icrc1Transfer(to: F.account(F.bob), amount: 1)], caller: .anonymous)
         guard case .reject(.canisterError, let message, _) = anonymous else {
             Issue.record("expected a trap")
             return
@@ -116,7 +122,11 @@ import Testing
         #expect(message.hasPrefix(Self.prefix + "Canister has no query method 'icrc1_transfer'..\n"))
         #expect(service.ledger.chainLength == 2)
         // A query method called as an update is answered.
-        #expect(try F.replyValues("icrc1_fee", service.update(method: "icrc1_fee", arg: empty, caller: F.alice, now: F.start)) == [F.nat(10_000)])
+        #expect(
+            try F.replyValues(
+                "icrc1_fee", service.update(method: "icrc1_fee", arg: empty, caller: F.alice, now: F.start)) == [
+                    F.nat(10_000)
+                ])
         // The kinds follow the interface: icrc21 is an update on the ICP ledger.
         #expect(LedgerService.kind(of: "icrc1_transfer") == .update)
         #expect(LedgerService.kind(of: "icrc21_canister_call_consent_message") == .update)

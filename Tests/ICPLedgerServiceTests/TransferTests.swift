@@ -12,7 +12,9 @@ import Testing
     @Test func legacyTransferAndEveryError() throws {
         var service = F.service()
         let to = F.id(F.bob)
-        #expect(try service.call("transfer", [F.legacyTransfer(to: to, amount: 100_000, memo: 7)]) == F.variant("Ok", .nat64(2)))
+        #expect(
+            try service.call("transfer", [F.legacyTransfer(to: to, amount: 100_000, memo: 7)])
+                == F.variant("Ok", .nat64(2)))
         #expect(service.ledger.balance(of: to) == Tokens(e8s: 100_000_000 + 100_000))
         #expect(
             try service.call("transfer", [F.legacyTransfer(to: to, amount: 1, fee: 1)])
@@ -67,7 +69,8 @@ import Testing
     @Test func icrc1TransferAndEveryError() throws {
         var service = F.service()
         let bob = F.account(F.bob)
-        #expect(try service.call("icrc1_transfer", [F.icrc1Transfer(to: bob, amount: 100_000, memo: [1, 2])]) == F.ok(2))
+        #expect(
+            try service.call("icrc1_transfer", [F.icrc1Transfer(to: bob, amount: 100_000, memo: [1, 2])]) == F.ok(2))
         #expect(try service.call("icrc1_balance_of", [F.account(bob)]) == F.nat(100_100_000))
         #expect(
             try service.call("icrc1_transfer", [F.icrc1Transfer(to: bob, amount: 1, fee: 9_999)])

@@ -16,7 +16,9 @@ import Testing
         // One that expires, and one from another account that must not show.
         let expiring = ApproveArgs(spender: F.account(F.carol, 1), amount: 5, expiresAt: F.start + 10 * F.second)
         #expect(try ledger.icrc2Approve(caller: F.alice, expiring, now: F.start).success != nil)
-        #expect(try ledger.icrc2Approve(caller: F.bob, ApproveArgs(spender: F.account(F.carol), amount: 9), now: F.start).success != nil)
+        #expect(
+            try ledger.icrc2Approve(caller: F.bob, ApproveArgs(spender: F.account(F.carol), amount: 9), now: F.start)
+                .success != nil)
 
         let from = F.id(F.alice)
         let all = ledger.allowances(from: from, after: nil, take: nil, now: F.start)
