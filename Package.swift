@@ -118,6 +118,9 @@ let package = Package(
                 "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONRPC",
                 "KeyValueStorage", "HDWallet",
             ]),
+        .testTarget(
+            name: "ICPLedgerServiceTests",
+            dependencies: ["ICPLedgerService", "ICPLedger", "ICPIdentity", "CandidCoding", "Conformance", "TestSupport"]),
         // MARK: YAML wallet scenarios (in-process node or any JSON-RPC endpoint; never Hummingbird)
         .target(
             name: "ScenarioRunner",

@@ -127,4 +127,24 @@ public enum MetadataValue: Hashable, Sendable {
 public struct StandardRecord: Hashable, Sendable {
     public var name: String
     public var url: String
+
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
+}
+
+/// An entry of `get_allowances`: one element of ledger.did `Allowances` (account identifiers, not accounts).
+public struct AllowanceEntry: Hashable, Sendable {
+    public var from: AccountIdentifier
+    public var spender: AccountIdentifier
+    public var allowance: Tokens
+    public var expiresAt: TimestampNanos?
+
+    public init(from: AccountIdentifier, spender: AccountIdentifier, allowance: Tokens, expiresAt: TimestampNanos?) {
+        self.from = from
+        self.spender = spender
+        self.allowance = allowance
+        self.expiresAt = expiresAt
+    }
 }

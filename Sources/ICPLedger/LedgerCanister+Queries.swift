@@ -68,4 +68,27 @@ extension LedgerCanister {
 
     /// The block at `index`, if any.
     public func block(at index: UInt64) -> Block? { index < chainLength ? blocks[Int(index)] : nil }
+
+    /// `get_allowances`: the live approvals `from` has given, ordered by spender account identifier, starting
+    /// after `previousSpender` when given, at most `take` of them (capped at ``maxTakeAllowances``, the default
+    /// when `take` is nil). Expired approvals are skipped and not counted (ICP ledger `get_allowances_list`).
+    public func allowances(
+        from: AccountIdentifier, after previousSpender: AccountIdentifier?, take: UInt64?, now: TimestampNanos
+    ) -> [AllowanceEntry] {
+        let limit = Int(min(take ?? Self.maxTakeAllowances, Self.maxTakeAllowances))
+        var entries: [AllowanceEntry] = []
+        for (key, stored) in approvals where key.from == from {
+            if let previousSpender, key.spender <= previousSpender { continue }
+            if let expiresAt = stored.expiresAt, expiresAt <= now { continue }
+            entries.append(
+                AllowanceEntry(
+                    from: key.from, spender: key.spender, allowance: Tokens(e8s: stored.amount),
+                    expiresAt: stored.expiresAt))
+        }
+        entries.sort { $0.spender < $1.spender }
+        return Array(entries.prefix(limit))
+    }
+
+    /// The ledger's default and largest `take` for `get_allowances` (`max_take_allowances`).
+    public static let maxTakeAllowances: UInt64 = 500
 }
