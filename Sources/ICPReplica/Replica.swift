@@ -12,6 +12,9 @@ import Synchronization
 /// Calls execute when they arrive (there are no rounds), so a `/call` that answered 202 already has its status in
 /// the state tree. Envelopes are authenticated as the replica does (``Envelope/authenticate(now:maxExpiryAhead:)``);
 /// certificates are signed with ``DevelopmentKeys`` (not BLS: clients must skip certificate verification).
+///
+/// Response bodies are plain CBOR maps, without the self-describe tag: cbor2 ≥ 6 decodes a tagged map as an
+/// immutable `frozendict`, which ic-py 1.0.1's `type(result) != dict` check rejects. Certificates keep the tag.
 public final class Replica: Sendable {
     public struct Configuration: Sendable {
         /// How far in the future an `ingress_expiry` may lie: 5 minutes plus 30 seconds of drift (ic
@@ -105,7 +108,7 @@ public final class Replica: Sendable {
             "replica_health_status": .text("healthy"),
             "root_key": .bytes(configuration.keys.rootKey),
         ])
-        return .cbor(CBOREncoder.encode(body, selfDescribed: true))
+        return .cbor(CBOREncoder.encode(body))
     }
 
     /// `POST /api/v2/canister/<ecid>/query` (and v3).
@@ -123,7 +126,7 @@ public final class Replica: Sendable {
             } else {
                 response = Self.canisterNotFound(request.canisterID)
             }
-            return .cbor(CBOREncoder.encode(queryResponse(response, requestID: request.id, now: now), selfDescribed: true))
+            return .cbor(CBOREncoder.encode(queryResponse(response, requestID: request.id, now: now)))
         } catch {
             return .error(error)
         }
@@ -156,7 +159,7 @@ public final class Replica: Sendable {
             let tree = try stateTree(paths: [[Array("request_status".utf8), request.id]], sender: request.sender, now: now)
             let certificate = configuration.keys.certificate(for: tree.hashTree)
             return .cbor(
-                CBOREncoder.encode(.map(["status": .text("replied"), "certificate": .bytes(certificate)]), selfDescribed: true))
+                CBOREncoder.encode(.map(["status": .text("replied"), "certificate": .bytes(certificate)])))
         } catch {
             return .error(error)
         }
@@ -168,7 +171,7 @@ public final class Replica: Sendable {
             let (envelope, now) = try authenticated(body, kind: .readState, effectiveCanister: effectiveCanister)
             let tree = try stateTree(paths: envelope.request.paths, sender: envelope.request.sender, now: now)
             let certificate = configuration.keys.certificate(for: tree.hashTree)
-            return .cbor(CBOREncoder.encode(.map(["certificate": .bytes(certificate)]), selfDescribed: true))
+            return .cbor(CBOREncoder.encode(.map(["certificate": .bytes(certificate)])))
         } catch {
             return .error(error)
         }

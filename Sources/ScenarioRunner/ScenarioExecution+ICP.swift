@@ -37,8 +37,8 @@ extension ScenarioExecution {
             let offset = try await call("sandnet_icpIncreaseTime", [.int(spec.seconds)])
             return ["ledgerTime": offset.serialized]
         case .faucet:
-            let account = try icpAccount(spec.accounts["to"], subaccount: spec.subaccounts["toSubaccount"])
-            var params: [JSON] = [.string(account.text)]
+            let account = try icpAccountIdentifier(spec.accounts["to"], subaccount: spec.subaccounts["toSubaccount"])
+            var params: [JSON] = [.string(account.hex)]
             if let amount = spec.amounts["amount"] { params.append(.string(String(try await e8s(amount, "amount")))) }
             let result = try await call("sandnet_icpFaucet", params)
             return [

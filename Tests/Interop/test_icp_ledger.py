@@ -124,7 +124,11 @@ def test_deduplication_and_insufficient_funds_come_back_as_ledger_errors(node):
     now = time.time_ns()
     first = icrc1_transfer(agent, bob.sender(), 1_000, created_at_time=now)
     assert "Ok" in first, first
-    again = icrc1_transfer(agent, bob.sender(), 1_000, created_at_time=now)
+    # The identical envelope again is the same IC request (same request id): it runs once and reads the same reply.
+    assert icrc1_transfer(agent, bob.sender(), 1_000, created_at_time=now) == first
+    # A new request (another expiry, so another request id) with the same transaction is a ledger duplicate.
+    other = Agent(alice, Client(url=node.url), ingress_expiry=240)
+    again = icrc1_transfer(other, bob.sender(), 1_000, created_at_time=now)
     assert again["Err"]["Duplicate"]["duplicate_of"] == first["Ok"]
     broke = icrc1_transfer(agent_for(node, bob), alice.sender(), 10**8)
     assert broke["Err"]["InsufficientFunds"]["balance"] == 1_000
