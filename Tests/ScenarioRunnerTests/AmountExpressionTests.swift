@@ -52,7 +52,7 @@ import Testing
 
     @Test func errorsCarryOffsets() {
         for (text, message, offset) in [
-            ("1 ehter", "unknown unit 'ehter' (use wei, kwei, mwei, gwei, szabo, finney or ether)", 2),
+            ("1 ehter", "unknown unit 'ehter' (use wei, kwei, mwei, gwei, szabo, finney, ether, or ICP and e8s)", 2),
             ("1 +", "expression ends early (expected a value)", 3),
             ("fee()", "fee(…) needs a step id, as in fee(send1)", 4),
             (

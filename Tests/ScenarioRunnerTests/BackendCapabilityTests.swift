@@ -27,6 +27,23 @@ final class NodeWithoutDevMethods: ScenarioBackend {
         return await ScenarioSuite.run(scenario, options: ScenarioRunOptions(), shared: try NodeWithoutDevMethods())
     }
 
+    @Test func icpStepsOnANodeWithoutTheICPLedgerAreSkipped() async throws {
+        let yaml = """
+            accounts:
+              a: random
+            steps:
+              - icrc1Transfer: {from: a, to: a, amount: 1 e8s}
+              - check:
+                  - icpBalance: {of: a, equals: 0}
+            """
+        let result = await ScenarioSuite.run(
+            try ScenarioParser.parse(yaml: yaml, file: "icp.yaml"), options: ScenarioRunOptions(),
+            shared: try NodeWithoutDevMethods())
+        #expect(result.status == .skipped)
+        #expect(result.message == "plain-node has no ICP ledger")
+        #expect(result.steps.dropFirst().allSatisfy { $0.status == .notRun })
+    }
+
     @Test func devStepIsSkippedWithTheReasonAndTheRestIsNotRun() async throws {
         let result = try await run("transactions/replace-by-fee.yaml")
         #expect(result.status == .skipped)

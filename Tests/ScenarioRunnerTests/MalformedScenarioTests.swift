@@ -27,7 +27,7 @@ import Testing
         Case(
             label: "unknown action", yaml: "steps:\n  - sned: {from: a}\n",
             error:
-                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, check, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom"
+                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, check, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
         ),
         Case(
             label: "two actions", yaml: "steps:\n  - mine: 1\n    automine: true\n",
@@ -47,7 +47,7 @@ import Testing
         Case(
             label: "bad amount", yaml: "accounts:\n  a: random\nsteps:\n  - send: {from: a, to: a, value: 1 ehter}\n",
             error:
-                "bad.yaml:4:37: invalid amount for step 1 send value: unknown unit 'ehter' (use wei, kwei, mwei, gwei, szabo, finney or ether)"
+                "bad.yaml:4:37: invalid amount for step 1 send value: unknown unit 'ehter' (use wei, kwei, mwei, gwei, szabo, finney, ether, or ICP and e8s)"
         ),
         Case(
             label: "bad expression",
@@ -110,7 +110,7 @@ import Testing
         Case(
             label: "unknown assertion", yaml: "steps:\n  - check:\n      - balanse: {of: a}\n",
             error:
-                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, value"
+                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, value, icpBalance, icpAllowance"
         ),
         Case(
             label: "keystore export without id",

@@ -99,15 +99,31 @@ enum ScenarioLibrary {
         #expect(mismatch.actual == "invalid sender: invalid chain id for signer: have 1 want 11155111 (code -32000)")
     }
 
-    @Test func icpStepsAreSkippedWithReason() async throws {
+    @Test func malformedICPStepsFailBeforeAnythingRuns() throws {
         let yaml = """
+            accounts:
+              a: random
             steps:
               - icrc1Transfer: {to: somebody, amount: 1}
             """
-        let result = await ScenarioSuite.run(
-            try ScenarioParser.parse(yaml: yaml, file: "icp.yaml"), options: ScenarioRunOptions())
-        #expect(result.status == .skipped)
-        #expect(result.message == "ICP ledger not available yet")
+        #expect(throws: ScenarioFormatError.self) { try ScenarioParser.parse(yaml: yaml, file: "icp.yaml") }
+        do {
+            _ = try ScenarioParser.parse(yaml: yaml, file: "icp.yaml")
+        } catch {
+            #expect("\(error)" == "icp.yaml:4:20: step 1 icrc1Transfer needs 'from'")
+        }
+        let unknownKey = """
+            accounts:
+              a: random
+            steps:
+              - icpTransfer: {from: a, to: a, amount: 1 ICP, spender: a}
+            """
+        do {
+            _ = try ScenarioParser.parse(yaml: unknownKey, file: "icp.yaml")
+            Issue.record("an unknown key was accepted")
+        } catch {
+            #expect("\(error)".hasPrefix("icp.yaml:4:50: unknown key 'spender' in step 1 icpTransfer"))
+        }
     }
 
     @Test func reportsAreJUnitAndJSON() async throws {
