@@ -9,6 +9,8 @@ Run it:  sandnet vectors --adapter ".venv/bin/python Adapters/python/sandnet_ada
 """
 
 import json
+import resource
+import signal
 import sys
 import traceback
 
@@ -17,6 +19,7 @@ from eth_account import Account
 from eth_account._utils.legacy_transactions import Transaction as LegacyTransaction
 from eth_account.typed_transactions import TypedTransaction
 from eth_utils import keccak, to_checksum_address
+from hexbytes import HexBytes
 from mnemonic import Mnemonic
 from mnemonic.mnemonic import b58encode
 from ic import candid
@@ -162,7 +165,7 @@ def tx_decode(inp):
     raw = unhex(inp["raw"])
     out = {"hash": hexed(keccak(raw))}
     if raw and raw[0] <= 0x7F:
-        typed = TypedTransaction.from_bytes(raw)
+        typed = TypedTransaction.from_bytes(HexBytes(raw))
         d = typed.as_dict()
         out["type"] = raw[0]
         out["chain_id"] = str(d["chainId"])
@@ -233,7 +236,7 @@ def value_in(t, v):
         if t in ("float32", "float64"):
             return float(v)
         if t == "principal":
-            return Principal.from_str(v)
+            return v  # ic-py encodes a principal from its text (a Principal object is refused)
         return v
     if "opt" in t:
         return [value_in(t["opt"], x) for x in v]
@@ -279,14 +282,39 @@ def value_out(t, v):
     raise Unsupported("type %r" % (t,))
 
 
+def _mentions_reserved(t):
+    return "reserved" in json.dumps(t)
+
+
 def candid_encode(inp):
+    if any(_mentions_reserved(t) for t in inp["types"]):
+        # ic-py 1.0.1 bug: ReservedClass.encodeValue(self) takes no value, so encode() raises TypeError for any
+        # argument list containing reserved (see Adapters/python/README.md).
+        raise Unsupported("ic-py 1.0.1 cannot encode reserved (ReservedClass.encodeValue takes no value)")
     params = [{"type": ic_type(t), "value": value_in(t, v)} for t, v in zip(inp["types"], inp["values"])]
     return {"encoded": hexed(candid.encode(params))}
 
 
+class Budget(Exception):
+    """ic-py has no resource limits; the adapter gives each Candid decode a time budget instead."""
+
+
+def _out_of_time(signum, frame):
+    raise Budget("gave up after %.0f s (ic-py has no decoding limits)" % CANDID_SECONDS)
+
+
+CANDID_SECONDS = 2.0
+MAX_RESPONSE = 1 << 20
+
+
 def candid_decode(inp):
     types = inp["types"]
-    decoded = candid.decode(unhex(inp["encoded"]), [ic_type(t) for t in types])
+    signal.signal(signal.SIGALRM, _out_of_time)
+    signal.setitimer(signal.ITIMER_REAL, CANDID_SECONDS)
+    try:
+        decoded = candid.decode(unhex(inp["encoded"]), [ic_type(t) for t in types])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     if len(decoded) != len(types):
         raise ValueError("decoded %d values for %d types" % (len(decoded), len(types)))
     return {"values": [value_out(t, d["value"]) for t, d in zip(types, decoded)]}
@@ -342,13 +370,21 @@ def handle(request):
 
 def main():
     sys.setrecursionlimit(10000)
+    # Hostile vectors (Candid space bombs) make ic-py allocate without bound: cap the address space at 2 GiB so
+    # they end in MemoryError (an error response) instead of exhausting the machine.
+    limit = 2 << 30
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     for line in sys.stdin:
         if not line.strip():
             continue
         request = json.loads(line)
         response = handle(request)
         response["id"] = request.get("id")
-        sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+        text = json.dumps(response, ensure_ascii=False)
+        if len(text) > MAX_RESPONSE:
+            # Still a result (the library accepted the input), without megabytes of decoded space bomb.
+            text = json.dumps({"id": request.get("id"), "result": {"truncated": True, "length": len(text)}})
+        sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
 

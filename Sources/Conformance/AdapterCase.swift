@@ -139,18 +139,22 @@ public enum AdapterCases {
             let out = test["out"]?.string ?? ""
             let prefixed = out.hasPrefix("0x") ? out.lowercased() : "0x" + out.lowercased()
             suite.cases.append(
-                AdapterCase(id: id, op: "rlp.decode", input: .object(["encoded": .string(prefixed)]), expectation: .error))
+                AdapterCase(
+                    id: id, op: "rlp.decode", input: .object(["encoded": .string(prefixed)]), expectation: .error))
         }
     }
 
     static func eip55(_ store: VectorStore, _ suite: inout Suite) throws {
         let file = try store.json("eip55/eip55_checksum_examples.json")
         for (index, test) in (file["cases"]?.array ?? []).enumerated() {
-            guard let lower = test["input_lowercase"]?.string, let expected = test["checksummed"]?.string else { continue }
+            guard let lower = test["input_lowercase"]?.string, let expected = test["checksummed"]?.string else {
+                continue
+            }
             suite.cases.append(
                 AdapterCase(
                     id: "\(test["category"]?.string ?? "case") #\(index)", op: "eip55.checksum",
-                    input: .object(["address": .string(lower)]), expectation: .fields(["checksummed": .string(expected)])))
+                    input: .object(["address": .string(lower)]),
+                    expectation: .fields(["checksummed": .string(expected)])))
         }
     }
 
@@ -185,7 +189,11 @@ public enum AdapterCases {
     }
 
     static func bip39(_ store: VectorStore, _ suite: inout Suite) throws {
-        var entries: [(id: String, language: String, entropy: String, phrase: String, passphrase: String, seed: String, xprv: String)] = []
+        var entries:
+            [(
+                id: String, language: String, entropy: String, phrase: String, passphrase: String, seed: String,
+                xprv: String
+            )] = []
         let file = try store.json("bip39/vectors.json")
         for (section, cases) in (file.object ?? [:]).sorted(by: { $0.key < $1.key }) {
             for (index, test) in (cases.array ?? []).enumerated() {
@@ -242,8 +250,11 @@ public enum AdapterCases {
     }
 
     static func keystore(_ store: VectorStore, _ suite: inout Suite) throws {
-        for (name, test) in (try store.json("keystore/basic_tests.json").object ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let json = test["json"], let password = test["password"], let priv = test["priv"]?.string else { continue }
+        for (name, test) in (try store.json("keystore/basic_tests.json").object ?? [:]).sorted(by: { $0.key < $1.key })
+        {
+            guard let json = test["json"], let password = test["password"], let priv = test["priv"]?.string else {
+                continue
+            }
             suite.cases.append(
                 AdapterCase(
                     id: name, op: "keystore.decrypt", input: .object(["keystore": json, "password": password]),
@@ -264,7 +275,8 @@ public enum AdapterCases {
     static func transactions(_ store: VectorStore, _ suite: inout Suite) {
         for file in store.files(in: "transactions", suffix: ".json") {
             guard let document = try? store.json(file) else {
-                suite.loadFailures.append(CaseFailure(id: file, input: file, expected: "readable JSON", actual: "unreadable"))
+                suite.loadFailures.append(
+                    CaseFailure(id: file, input: file, expected: "readable JSON", actual: "unreadable"))
                 continue
             }
             let group = file.split(separator: "/").dropFirst().first.map(String.init) ?? file
@@ -280,10 +292,12 @@ public enum AdapterCases {
                 let raw = JSONValue.object(["raw": .string(txbytes)])
                 if let exception = expected["exception"]?.string {
                     if isDecodingException(exception) {
-                        suite.cases.append(AdapterCase(id: "\(id)@\(forkName)", op: "tx.recover", input: raw, expectation: .error))
+                        suite.cases.append(
+                            AdapterCase(id: "\(id)@\(forkName)", op: "tx.recover", input: raw, expectation: .error))
                     } else {
                         suite.skips.append(
-                            CaseSkip(id: "\(id)@\(forkName)", reason: "consensus validation rule, not an adapter operation"))
+                            CaseSkip(
+                                id: "\(id)@\(forkName)", reason: "consensus validation rule, not an adapter operation"))
                     }
                     continue
                 }
@@ -336,7 +350,8 @@ public enum AdapterCases {
         }
         let input = JSONValue.object(["encoded": hex(bytes), "types": .array(types)])
         switch assertion.kind {
-        case .decodes: suite.cases.append(AdapterCase(id: id, op: "candid.decode", input: input, expectation: .anyResult))
+        case .decodes:
+            suite.cases.append(AdapterCase(id: id, op: "candid.decode", input: input, expectation: .anyResult))
         case .fails: suite.cases.append(AdapterCase(id: id, op: "candid.decode", input: input, expectation: .error))
         case .equal(let other):
             // The other side's value as Sandnet reads it (the suite checks that reading against the assertion).
@@ -346,7 +361,9 @@ public enum AdapterCases {
             }
             var json: [JSONValue] = []
             do {
-                for (value, type) in zip(values, parsed) { json.append(try CandidJSON.json(value, type: type, environment: environment)) }
+                for (value, type) in zip(values, parsed) {
+                    json.append(try CandidJSON.json(value, type: type, environment: environment))
+                }
             } catch {
                 throw CandidSkip(description: "no JSON form for the value (\(error))")
             }
@@ -363,7 +380,8 @@ public enum AdapterCases {
             guard let text = test["text"]?.string, let bytes = test["bytes_hex"]?.string else { continue }
             suite.cases.append(
                 AdapterCase(
-                    id: "principal_text #\(index) text→bytes", op: "icp.principal", input: .object(["text": .string(text)]),
+                    id: "principal_text #\(index) text→bytes", op: "icp.principal",
+                    input: .object(["text": .string(text)]),
                     expectation: .fields(["bytes": .string("0x" + bytes)])))
             suite.cases.append(
                 AdapterCase(
@@ -371,7 +389,8 @@ public enum AdapterCases {
                     input: .object(["bytes": .string("0x" + bytes)]), expectation: .fields(["text": .string(text)])))
         }
         for (index, test) in (file["icp_account_identifier"]?.array ?? []).enumerated() {
-            guard let principal = test["principal"]?.string, let expected = test["account_identifier_hex"]?.string else {
+            guard let principal = test["principal"]?.string, let expected = test["account_identifier_hex"]?.string
+            else {
                 continue
             }
             var subaccount = test["subaccount_hex"]?.string.map { JSONValue.string("0x" + $0) } ?? .null

@@ -18,6 +18,10 @@ public final class AdapterProcess: AdapterEndpoint {
     var buffer: [UInt8] = []
     var nextID = 1
     var broken: AdapterError?
+    var inputClosed = false
+    var outputClosed = false
+    /// The longest response line accepted.
+    static let maximumLineBytes = 16 << 20
 
     /// Starts the adapter.
     ///
@@ -40,21 +44,34 @@ public final class AdapterProcess: AdapterEndpoint {
 
     deinit { stop() }
 
-    /// Closes the adapter's stdin, gives it a moment to exit, then terminates it.
+    /// Closes the adapter's stdin, gives it a moment to exit, then kills it. Never waits without a deadline.
     public func stop() {
-        try? stdinPipe.fileHandleForWriting.close()
-        guard process.isRunning else { return }
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill()
-            process.waitUntilExit()
-        }
+        closeInput()
+        waitBriefly(seconds: 1)
+        if process.isRunning { kill() }
     }
 
-    /// SIGKILL: SIGTERM may be blocked in a child that inherited the launching thread's signal mask.
+    /// SIGKILL (SIGTERM may be blocked in a child that inherited the launching thread's signal mask) and both pipe
+    /// ends closed, so a grandchild left behind by the shell gets EPIPE/EOF instead of blocking forever.
     func kill() {
         if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+        closeInput()
+        if !outputClosed {
+            outputClosed = true
+            try? stdoutPipe.fileHandleForReading.close()
+        }
+        waitBriefly(seconds: 2)
+    }
+
+    func closeInput() {
+        guard !inputClosed else { return }
+        inputClosed = true
+        try? stdinPipe.fileHandleForWriting.close()
+    }
+
+    func waitBriefly(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
     }
 
     public func hello() throws(AdapterError) -> Set<String> {
@@ -99,11 +116,17 @@ public final class AdapterProcess: AdapterEndpoint {
     func readLine(for what: String) throws(AdapterError) -> String {
         let fd = stdoutPipe.fileHandleForReading.fileDescriptor
         let deadline = Date().addingTimeInterval(timeout)
+        var searched = 0
         while true {
-            if let newline = buffer.firstIndex(of: 0x0a) {
+            if let newline = buffer[searched...].firstIndex(of: 0x0a) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 return line
+            }
+            searched = buffer.count
+            guard buffer.count <= Self.maximumLineBytes else {
+                throw AdapterError(
+                    "\(label): the response to \(what) is longer than \(Self.maximumLineBytes >> 20) MiB; stopped it")
             }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
@@ -124,8 +147,7 @@ public final class AdapterProcess: AdapterEndpoint {
     }
 
     func exitText() -> String {
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        waitBriefly(seconds: 1)
         if process.isRunning { return "still running" }
         return process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"

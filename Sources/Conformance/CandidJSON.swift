@@ -37,7 +37,11 @@ enum CandidJSON {
                 var entry: [String: JSONValue] = [
                     "type": try json(field.type, environment: environment, resolving: resolving)
                 ]
-                if let name = field.label.name { entry["name"] = .string(name) } else { entry["id"] = .integer(field.label.id) }
+                if let name = field.label.name {
+                    entry["name"] = .string(name)
+                } else {
+                    entry["id"] = .integer(field.label.id)
+                }
                 list.append(.object(entry))
             }
             if case .record = type { return .object(["record": .array(list)]) }
@@ -117,7 +121,8 @@ enum CandidJSON {
             guard let fieldType = fieldTypes.first(where: { $0.label.id == field.label.id }) else {
                 throw Unsupported(description: "variant case \(field.label) not in type")
             }
-            return .object([key(fieldType.label): try json(field.value, type: fieldType.type, environment: environment)])
+            return .object([key(fieldType.label): try json(field.value, type: fieldType.type, environment: environment)]
+            )
         default:
             throw Unsupported(description: "value \(value.candidText) at type \(type.candidText)")
         }
@@ -147,7 +152,9 @@ enum CandidJSON {
         }
         func double() throws(Unsupported) -> Double {
             switch json {
-            case .number(let n): guard let v = Double(n) else { throw bad() }; return v
+            case .number(let n):
+                guard let v = Double(n) else { throw bad() }
+                return v
             case .string("nan"): return .nan
             case .string("inf"): return .infinity
             case .string("-inf"): return -.infinity

@@ -91,20 +91,25 @@ public enum DifferentialCheck {
         case "tx.sign":
             input = .object(["tx": randomTransaction(&random), "private_key": .string(randomKey(&random))])
         case "tx.recover", "tx.decode":
-            let signing: JSONValue = .object(["tx": randomTransaction(&random), "private_key": .string(randomKey(&random))])
+            let signing: JSONValue = .object([
+                "tx": randomTransaction(&random), "private_key": .string(randomKey(&random)),
+            ])
             let raw = native.call("tx.sign", signing)
             guard case .result(let signed) = raw, let hex = signed["raw"] else { return (signing, raw) }
             input = .object(["raw": hex])
         case "bip39.from_entropy":
             let length = [16, 20, 24, 28, 32].randomElement(using: &random)!
             let language = MnemonicLanguages.all.randomElement(using: &random)!
-            input = .object(["entropy": .string(Hex.encodePrefixed(bytes(length, &random))), "language": .string(language)])
+            input = .object([
+                "entropy": .string(Hex.encodePrefixed(bytes(length, &random))), "language": .string(language),
+            ])
         case "bip39.seed":
             let length = [16, 20, 24, 28, 32].randomElement(using: &random)!
             let language = MnemonicLanguages.all.randomElement(using: &random)!
             let made = native.call(
                 "bip39.from_entropy",
-                .object(["entropy": .string(Hex.encodePrefixed(bytes(length, &random))), "language": .string(language)]))
+                .object(["entropy": .string(Hex.encodePrefixed(bytes(length, &random))), "language": .string(language)])
+            )
             guard case .result(let words) = made, let mnemonic = words["mnemonic"] else { return (.null, made) }
             input = .object(["mnemonic": mnemonic, "passphrase": .string(randomPassphrase(&random))])
         case "candid.encode", "candid.decode":
@@ -138,7 +143,9 @@ public enum DifferentialCheck {
             guard case .result(let result) = theirs else { return theirs.text }
             let decoded = NativeAdapter().call(
                 "candid.decode", .object(["encoded": result["encoded"] ?? .null, "types": input["types"] ?? .null]))
-            guard case .result(let values) = decoded else { return "\(theirs.text); Sandnet cannot decode it: \(decoded.text)" }
+            guard case .result(let values) = decoded else {
+                return "\(theirs.text); Sandnet cannot decode it: \(decoded.text)"
+            }
             guard case .result(let wanted) = ours, AdapterCase.same(wanted, values) else {
                 return "\(theirs.text) decodes to \(values.jsonText)"
             }
@@ -203,11 +210,16 @@ public enum DifferentialCheck {
             "nonce": .string(quantity(&random, maxBytes: 8)),
             "gas": .string(quantity(&random, maxBytes: 8)),
             "value": .string(quantity(&random, maxBytes: 32)),
-            "data": .string(Hex.encodePrefixed(bytes(Int.random(in: 0...3, using: &random) == 0 ? 0 : Int.random(in: 1...120, using: &random), &random))),
+            "data": .string(
+                Hex.encodePrefixed(
+                    bytes(
+                        Int.random(in: 0...3, using: &random) == 0 ? 0 : Int.random(in: 1...120, using: &random),
+                        &random))),
             "to": Int.random(in: 0..<8, using: &random) == 0 ? .null : .string(Hex.encodePrefixed(bytes(20, &random))),
         ]
         let chainID: String? =
-            type == 0 && Bool.random(using: &random) ? nil : [1, 11_155_111, 5, 137, 31337].randomElement(using: &random).map(String.init)
+            type == 0 && Bool.random(using: &random)
+            ? nil : [1, 11_155_111, 5, 137, 31337].randomElement(using: &random).map(String.init)
         fields["chain_id"] = chainID.map { .string($0) } ?? .null
         if type == 2 {
             fields["max_fee_per_gas"] = .string(quantity(&random, maxBytes: 32))
@@ -285,7 +297,8 @@ public enum DifferentialCheck {
             return CandidJSON.float(choices.randomElement(using: &random)!)
         case .text:
             let pieces = ["", "a", "hello", "é", "日本", "🦀", "\"q\"", "\\", "\n", "DIDL"]
-            return .string((0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+            return .string(
+                (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
         case .principal:
             return .string(CandidPrincipal(bytes: bytes(Int.random(in: 0...29, using: &random), &random)).text)
         case .opt(let inner):

@@ -68,7 +68,9 @@ public final class NativeAdapter: AdapterEndpoint {
         case "tx.sign":
             let tx = try Self.transaction(input["tx"] ?? .null)
             let signed = try tx.signed(privateKey: try bytes(input, "private_key"))
-            return .object(["raw": .string(Hex.encodePrefixed(signed.encoded)), "hash": .string(Hex.encodePrefixed(signed.hash))])
+            return .object([
+                "raw": .string(Hex.encodePrefixed(signed.encoded)), "hash": .string(Hex.encodePrefixed(signed.hash)),
+            ])
         case "candid.encode":
             let types = try Self.candidTypes(input["types"])
             guard let values = input["values"]?.array, values.count == types.count else {
@@ -193,20 +195,23 @@ public final class NativeAdapter: AdapterEndpoint {
                 }
                 return value
             }
-            accessList.append(AccessListEntry(address: try Address(parsing: entry["address"]?.string ?? ""), storageKeys: keys))
+            accessList.append(
+                AccessListEntry(address: try Address(parsing: entry["address"]?.string ?? ""), storageKeys: keys))
         }
         let chainID = json["chain_id"].flatMap { $0 == .null ? nil : $0.uint64 }
         switch json["type"]?.uint64 ?? 0 {
         case 0:
             return .legacy(
                 LegacyTransaction(
-                    chainID: chainID, nonce: try small("nonce"), gasPrice: try quantity("gas_price"), gas: try small("gas"),
+                    chainID: chainID, nonce: try small("nonce"), gasPrice: try quantity("gas_price"),
+                    gas: try small("gas"),
                     to: to, value: try quantity("value"), data: data))
         case 1:
             guard let chainID else { throw BadInput(description: "type 1 needs chain_id") }
             return .accessList(
                 AccessListTransaction(
-                    chainID: chainID, nonce: try small("nonce"), gasPrice: try quantity("gas_price"), gas: try small("gas"),
+                    chainID: chainID, nonce: try small("nonce"), gasPrice: try quantity("gas_price"),
+                    gas: try small("gas"),
                     to: to, value: try quantity("value"), data: data, accessList: accessList))
         case 2:
             guard let chainID else { throw BadInput(description: "type 2 needs chain_id") }

@@ -3,7 +3,8 @@ extension SuiteReport {
     /// `"implementation"` when one is named (an adapter) and `"failures"` (id, input, expected, actual, and
     /// `"known": true` for an expected disagreement) when a case failed.
     public func jsonLine(implementation: String? = nil) -> String {
-        var line = "{\"suite\": \(JSONValue.string(suite).jsonText), \"passed\": \(passed), \"failed\": \(failed), "
+        var line =
+            "{\"suite\": \(JSONValue.string(suite).jsonText), \"passed\": \(passed), \"failed\": \(failed), "
             + "\"skipped\": \(skipped)"
         if let implementation { line += ", \"implementation\": \(JSONValue.string(implementation).jsonText)" }
         if !failures.isEmpty {
@@ -37,7 +38,8 @@ public enum JUnitReport {
             body.append(
                 "  <testsuite name=\"\(escape(report.suite))\" tests=\"\(tests)\" failures=\"\(report.failures.count)\" "
                     + "errors=\"0\" skipped=\"\(report.skips.count)\">")
-            body.append("    <properties><property name=\"implementation\" value=\"\(escape(implementation))\"/></properties>")
+            body.append(
+                "    <properties><property name=\"implementation\" value=\"\(escape(implementation))\"/></properties>")
             let classname = escape("\(prefix).\(report.suite)")
             for id in report.passes {
                 body.append("    <testcase classname=\"\(classname)\" name=\"\(escape(id))\"/>")
@@ -48,7 +50,8 @@ public enum JUnitReport {
                 body.append("    <testcase classname=\"\(classname)\" name=\"\(escape(failure.id))\">")
                 body.append(
                     "      <failure message=\"\(escape(String(message.prefix(500))))\">"
-                        + escape("input:    \(failure.input)\nexpected: \(failure.expected)\nactual:   \(failure.actual)")
+                        + escape(
+                            "input:    \(failure.input)\nexpected: \(failure.expected)\nactual:   \(failure.actual)")
                         + "</failure>")
                 body.append("    </testcase>")
             }

@@ -61,7 +61,12 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         #expect(parsed["implementation"] == .string("adapter: cmd"))
         #expect(
             parsed["failures"]
-                == .array([.object(["id": .string("b"), "input": .string("in\"put"), "expected": .string("x"), "actual": .string("y")])]))
+                == .array([
+                    .object([
+                        "id": .string("b"), "input": .string("in\"put"), "expected": .string("x"),
+                        "actual": .string("y"),
+                    ])
+                ]))
     }
 }
 
@@ -92,7 +97,8 @@ final class ElementCounter: NSObject, XMLParserDelegate {
             id: "wrong-on-purpose", op: "rlp.encode", input: .object(["item": .string("0x01")]),
             expectation: .fields(["encoded": .string("0x8101")]))
         let error = AdapterCase(
-            id: "must-fail", op: "rlp.decode", input: .object(["encoded": .string("0x8100")]), expectation: .fields([:]))
+            id: "must-fail", op: "rlp.decode", input: .object(["encoded": .string("0x8100")]), expectation: .fields([:])
+        )
         let reports = try AdapterRunner.run(
             [AdapterCases.Suite(name: "rlp", cases: [wrong, error])], endpoint: NativeAdapter())
         #expect(reports[0].failed == 2)
@@ -127,7 +133,8 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     }
 
     @Test func garbageLineIsAClearError() throws {
-        let adapter = try AdapterProcess(command: "read line; echo 'Traceback (most recent call last):'; sleep 5", timeout: 5)
+        let adapter = try AdapterProcess(
+            command: "read line; echo 'Traceback (most recent call last):'; sleep 5", timeout: 5)
         defer { adapter.stop() }
         #expect {
             _ = try adapter.hello()

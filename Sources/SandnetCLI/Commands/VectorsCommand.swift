@@ -26,7 +26,8 @@ struct VectorsCommand: ParsableCommand {
     @Option(name: .customLong("junit"), help: "Also write a JUnit XML report (one test case per vector case) to FILE.")
     var junitFile: String?
 
-    @Option(help: "Check an external implementation: start CMD (via /bin/sh -c) and talk JSON lines (docs/adapters.md).")
+    @Option(
+        help: "Check an external implementation: start CMD (via /bin/sh -c) and talk JSON lines (docs/adapters.md).")
     var adapter: String?
 
     @Option(help: "Seconds to wait for each adapter response.")
@@ -34,10 +35,13 @@ struct VectorsCommand: ParsableCommand {
 
     @Option(
         name: .customLong("known-failures"),
-        help: "File of case ids (one per line, # comments) the adapter is known to get wrong; exit 0 when exactly those fail.")
+        help:
+            "File of case ids (one per line, # comments) the adapter is known to get wrong; exit 0 when exactly those fail."
+    )
     var knownFailuresFile: String?
 
-    @Option(help: "With --adapter: instead of the vectors, compare N random cases per operation with Sandnet's answers.")
+    @Option(
+        help: "With --adapter: instead of the vectors, compare N random cases per operation with Sandnet's answers.")
     var differential: Int?
 
     @Option(help: "Seed for --differential (a case is reproduced by the seed and its index).")
@@ -114,7 +118,8 @@ struct VectorsCommand: ParsableCommand {
                     reports, root: root, implementation: implementation, verbose: verbose,
                     unexpectedPasses: unexpectedPasses.sorted()))
         }
-        let unexpected = reports.contains { report in report.failures.contains { !known.contains($0.id) } }
+        let unexpected =
+            reports.contains { report in report.failures.contains { !known.contains($0.id) } }
             || reports.contains { $0.failed > $0.failures.count }
         if unexpected || (!known.isEmpty && !unexpectedPasses.isEmpty) { throw ExitCode(1) }
     }
@@ -131,11 +136,13 @@ enum VectorReportTable {
         let width = max(14, (reports.map(\.suite.count).max() ?? 0) + 2)
         let knownColumn = reports.contains { !$0.expectedFailureIDs.isEmpty }
         lines.append(
-            pad("suite", width) + pad("passed", 8) + pad("failed", 8) + (knownColumn ? pad("skipped", 9) + "known" : "skipped"))
+            pad("suite", width) + pad("passed", 8) + pad("failed", 8)
+                + (knownColumn ? pad("skipped", 9) + "known" : "skipped"))
         for r in reports {
             lines.append(
                 pad(r.suite, width) + pad(String(r.passed), 8) + pad(String(r.failed), 8)
-                    + (knownColumn ? pad(String(r.skipped), 9) + String(r.expectedFailureIDs.count) : String(r.skipped)))
+                    + (knownColumn ? pad(String(r.skipped), 9) + String(r.expectedFailureIDs.count) : String(r.skipped))
+            )
         }
         let total = reports.reduce(into: (0, 0, 0)) { $0 = ($0.0 + $1.passed, $0.1 + $1.failed, $0.2 + $1.skipped) }
         let totalKnown = reports.reduce(0) { $0 + $1.expectedFailureIDs.count }
