@@ -30,12 +30,19 @@ public struct SuiteReport: Sendable, Codable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0
+    /// Ids of the cases that passed, in run order (one JUnit test case each).
+    public var passes: [String] = []
     public var failures: [CaseFailure] = []
     public var skips: [CaseSkip] = []
+    /// Failures that a known-disagreements list expects (counted in `failed`, listed in `failures` too).
+    public var expectedFailureIDs: Set<String> = []
 
     public init(suite: String) { self.suite = suite }
 
-    public mutating func pass() { passed += 1 }
+    public mutating func pass(_ id: String) {
+        passed += 1
+        passes.append(id)
+    }
 
     public mutating func fail(_ id: String, input: String, expected: String, actual: String) {
         failed += 1
@@ -49,15 +56,17 @@ public struct SuiteReport: Sendable, Codable, Equatable {
 
     /// Records a pass when `actual == expected`, otherwise a failure.
     public mutating func check(_ id: String, input: String, expected: String, actual: String) {
-        if actual == expected { pass() } else { fail(id, input: input, expected: expected, actual: actual) }
+        if actual == expected { pass(id) } else { fail(id, input: input, expected: expected, actual: actual) }
     }
 
     public mutating func merge(_ other: SuiteReport) {
         passed += other.passed
         failed += other.failed
         skipped += other.skipped
+        passes += other.passes
         failures += other.failures
         skips += other.skips
+        expectedFailureIDs.formUnion(other.expectedFailureIDs)
     }
 }
 

@@ -47,4 +47,21 @@ import Testing
         let unknown = try SandnetProcess.run(["vectors", "--suite", "nope"])
         #expect(unknown.status != 0)
     }
+
+    @Test func vectorsJUnitAndAdapterFlags() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vectors-\(getpid()).xml").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let r = try SandnetProcess.run([
+            "vectors", "--suite", "eip55", "--junit", file, "--vectors", try TestVectors.store().root,
+        ])
+        #expect(r.status == 0)
+        let xml = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 8)
+        #expect(xml.contains("<testsuite name=\"eip55\" tests=\"8\" failures=\"0\""))
+        let hung = try SandnetProcess.run(["vectors", "--suite", "rlp", "--adapter", "exec sleep 20", "--timeout", "0.3"])
+        #expect(hung.status == 1)
+        #expect(hung.stderr.hasPrefix("Error: adapter: exec sleep 20: no response to request 1 (hello) within 0.3 s"))
+        let noAdapter = try SandnetProcess.run(["vectors", "--differential", "10"])
+        #expect(noAdapter.status != 0)
+    }
 }

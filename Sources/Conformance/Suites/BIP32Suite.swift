@@ -59,7 +59,7 @@ public struct BIP32Suite: VectorSuite {
             guard reparsed == key, reparsedPublic == key.neutered else {
                 return report.fail(id, input: key.serialized, expected: "round trip", actual: "different key")
             }
-            report.pass()
+            report.pass(id)
         } catch {
             report.fail(id, input: seedHex, expected: "no error", actual: "\(error)")
         }

@@ -13,6 +13,7 @@ public struct CandidSuite: VectorSuite {
             do {
                 let outcome = try CandidTestSuite.run(source: try store.text(relative), name: relative)
                 report.passed += outcome.passed
+                report.passes += outcome.passes
                 report.skipped += outcome.skipped
                 for failure in outcome.failures {
                     report.fail(failure.id, input: failure.input, expected: failure.expected, actual: failure.actual)

@@ -33,6 +33,8 @@ public struct CandidSuiteOutcome: Sendable, Equatable {
     public var skipped: Int
     /// Details of each failed assertion.
     public var failures: [CandidSuiteFailure]
+    /// Ids (`file:line`) of the assertions that held.
+    public var passes: [String] = []
 
     /// Creates an outcome.
     public init(passed: Int = 0, failed: Int = 0, skipped: Int = 0, failures: [CandidSuiteFailure] = []) {
@@ -94,6 +96,7 @@ public enum CandidTestSuite {
                             id: id, input: statement.text, expected: assertion.expectation, actual: problem))
                 } else {
                     outcome.passed += 1
+                    outcome.passes.append(id)
                 }
             } catch {
                 outcome.failed += 1

@@ -62,7 +62,7 @@ public struct ICPSuite: VectorSuite {
                     let account = try Account(text: text)
                     report.fail(id, input: text, expected: "rejected", actual: "accepted as \(account.owner)")
                 } catch {
-                    report.pass()
+                    report.pass(id)
                 }
                 continue
             }

@@ -42,7 +42,7 @@ public struct RLPSuite: VectorSuite {
                     let decoded = try RLP.decode(bytes)
                     report.fail(id, input: out, expected: "rejection", actual: "decoded \(decoded)")
                 } catch {
-                    report.pass()
+                    report.pass(id)
                 }
             }
         } catch {

@@ -64,7 +64,7 @@ public struct TransactionSuite: VectorSuite {
                 report.fail(caseID, input: txbytes, expected: "intrinsicGas \(expectedGas)", actual: "\(actual)")
                 return
             }
-            report.pass()
+            report.pass(caseID)
             return
         }
         guard case .valid(let tx, let sender) = outcome else {
