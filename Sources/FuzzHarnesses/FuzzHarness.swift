@@ -6,8 +6,11 @@
 /// reproducer tests) see a bug. This is the one place in the project where trapping on input is intended.
 public enum FuzzHarness {
     /// Reports a violated property and stops the process.
-    static func violated(_ property: String, _ detail: @autoclosure () -> String = "") -> Never {
-        fatalError("fuzz property violated: \(property) \(detail())")
+    ///
+    /// `detail` is a plain `String`, not an autoclosure: Swift 6.3's release optimiser crashes ("Found ownership
+    /// error") on an autoclosure that captures a typed-throws `error` inside its `catch`.
+    static func violated(_ property: String, _ detail: String = "") -> Never {
+        fatalError("fuzz property violated: \(property) \(detail)")
     }
 
     /// Checks a property.
