@@ -100,15 +100,16 @@ for target in "${TARGETS[@]}"; do
     rc=$?
     set -e
     elapsed=$(echo "$(date +%s.%N) - $start" | bc)
-    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
-    [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+    # libFuzzer's final stats (-print_final_stats=1), else the last status line (`#N DONE` / `#N pulse`).
+    execs=$( (grep -o 'stat::number_of_executed_units: [0-9]*' "$log" || true) | tail -1 | awk '{print $2}')
+    [ -n "$execs" ] || execs=$( (grep -oE '^#[0-9]+' "$log" || true) | tail -1 | tr -d '#')
     execs=${execs:-0}
-    cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+    cov=$( (grep -oE 'cov: [0-9]+' "$log" || true) | tail -1 | awk '{print $2}')
     per_second=$(echo "$execs / $elapsed" | bc)
     if [ $rc -eq 0 ]; then
         result=ok
     else
-        result="FAILED (exit $rc): $(ls -t "$crashes" | head -1) — see Fuzz/corpus-work/logs/$target.log"
+        result="FAILED (exit $rc): $(ls -t "$crashes" | head -1 || true) — see Fuzz/corpus-work/logs/$target.log"
         FAILED=1
         grep -E 'fuzz property violated|Fatal error|ERROR: (libFuzzer|AddressSanitizer)|SUMMARY' "$log" | head -5 >&2 || true
     fi
