@@ -12,7 +12,15 @@ extension FuzzHarness {
     /// refusal paths are fuzzed too; only the work factor of acceptable parameters is reduced.
     /// A successful decrypt must be reproducible: encrypting the key again with the same KDF and IV gives the
     /// same ciphertext and MAC.
+    ///
+    /// Input starting with a NUL byte (never valid JSON) selects the parameter mode instead: the KDF parameters a
+    /// keystore file can carry, as raw big-endian integers (see ``keystoreParameters(_:)``), so the fuzzer
+    /// reaches numeric edge cases that text mutation of JSON rarely builds.
     @Sendable public static func keystore(_ data: [UInt8]) {
+        if data.first == 0 {
+            keystoreParameters(data.dropFirst())
+            return
+        }
         guard let parsed = try? Keystore(json: Data(data)) else { return }
         do {
             let again = try Keystore(json: parsed.jsonData())
@@ -31,6 +39,37 @@ extension FuzzHarness {
                 "keystore: encrypt(decrypt(k)) == k", data.fuzzHex)
         } catch {
             violated("keystore: a decrypted key encrypts again", "\(error)")
+        }
+    }
+
+    /// Parameter mode: `kind(1) ‖ n or c (8) ‖ r (4) ‖ p (4) ‖ dklen (2) ‖ salt…`, big-endian; kind bit 0 picks
+    /// scrypt (0) or PBKDF2 (1). The KDF is run (cost clamped as above) through a keystore's decrypt, which must
+    /// throw for bad parameters and report a MAC mismatch otherwise, never trap.
+    static func keystoreParameters(_ data: ArraySlice<UInt8>) {
+        var bytes = Array(data)
+        guard bytes.count >= 19 else { return }
+        func integer(_ range: Range<Int>) -> UInt64 { bytes[range].reduce(0) { $0 << 8 | UInt64($1) } }
+        let first = integer(1..<9)
+        let r = UInt32(integer(9..<13))
+        let p = UInt32(integer(13..<17))
+        let keyLength = Int(integer(17..<19))
+        let salt = Array(bytes[19...])
+        let kdf: KeystoreKDF =
+            bytes[0] & 1 == 0
+            ? .scrypt(n: first, r: r, p: p, keyLength: keyLength, salt: salt)
+            : .pbkdf2(iterations: Int(truncatingIfNeeded: first), keyLength: keyLength, salt: salt)
+        bytes.removeAll()
+        let keystore = Keystore(
+            id: "", address: nil, iv: [UInt8](repeating: 0, count: 16), ciphertext: [UInt8](repeating: 0, count: 32),
+            kdf: clampedCost(kdf), mac: [UInt8](repeating: 0, count: 32))
+        do {
+            _ = try keystore.decrypt(password: keystorePassword)
+            violated("keystore: a zero MAC matched")
+        } catch {
+            switch error {
+            case .macMismatch, .invalidKDFParameters: break
+            default: violated("keystore: unexpected error for KDF parameters", "\(error)")
+            }
         }
     }
 

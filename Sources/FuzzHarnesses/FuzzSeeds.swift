@@ -75,7 +75,12 @@ public enum FuzzSeeds {
             .scrypt(n: 16, r: 1, p: 1, keyLength: 32, salt: salt), .scrypt(n: 4, r: 2, p: 2, keyLength: 32, salt: salt),
             .pbkdf2(iterations: 2, keyLength: 32, salt: salt),
         ]
-        return kdfs.compactMap { kdf in
+        // Parameter mode (FuzzHarness.keystoreParameters): scrypt n=16 r=1 p=1 and PBKDF2 c=2, dklen 32.
+        let parameterSeeds: [[UInt8]] = [
+            [0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 1, 0, 32, 0x5a, 0x5a],
+            [0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0x5a],
+        ]
+        return parameterSeeds + kdfs.compactMap { kdf in
             (try? Keystore.encrypt(
                 privateKey: devKey, password: FuzzHarness.keystorePassword, kdf: kdf, iv: iv,
                 id: "3198bc9c-6672-5ab3-d995-4942343ae5b6"))
