@@ -2,7 +2,8 @@ import CandidCoding
 
 extension FuzzHarness {
     /// Limits that keep one input in the microsecond-to-millisecond range (the defaults allow 20 M units).
-    static let candidOptions = CandidDecodingOptions(budget: 2_000_000, maximumDepth: 256, maximumTypeTableLength: 1_000)
+    static let candidOptions = CandidDecodingOptions(
+        budget: 2_000_000, maximumDepth: 256, maximumTypeTableLength: 1_000)
 
     /// Candid without an expected type: decode at the wire types, print as text, encode the values again at the
     /// same types and decode that: the values must come back.
@@ -11,7 +12,8 @@ extension FuzzHarness {
         _ = CandidValue.argumentsText(message.values)
         let encoded: [UInt8]
         do {
-            encoded = try CandidSerializer.encode(message.values, types: message.types, environment: message.environment)
+            encoded = try CandidSerializer.encode(
+                message.values, types: message.types, environment: message.environment)
         } catch {
             violated("candid: decoded values re-encode at their wire types", "\(error) for \(data.fuzzHex)")
         }

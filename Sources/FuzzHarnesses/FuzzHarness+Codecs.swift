@@ -12,7 +12,9 @@ extension FuzzHarness {
         check((try? RLP.decode(encoded)) == item, "rlp: decode(encode(x)) == x")
         // The cursor API must agree with the tree: one item spanning the input.
         var reader = RLPReader(data)
-        guard let range = try? reader.skipItem() else { violated("rlp: RLPReader.skipItem rejects what decode accepted") }
+        guard let range = try? reader.skipItem() else {
+            violated("rlp: RLPReader.skipItem rejects what decode accepted")
+        }
         check(range == 0..<data.count && reader.isAtEnd, "rlp: skipItem spans the input", "\(range)")
     }
 
@@ -40,7 +42,8 @@ extension FuzzHarness {
             "input \(data.fuzzHex) re-encoded \(rebuilt.encoded.fuzzHex)")
         check(rebuilt.hash == decoded.hash, "transaction: hash of the re-encoding")
         check(
-            (try? SignedTransaction(hex: Hex.encodePrefixed(data))) == decoded, "transaction: hex path decodes the same")
+            (try? SignedTransaction(hex: Hex.encodePrefixed(data))) == decoded, "transaction: hex path decodes the same"
+        )
         check(decoded.signingHash().count == 32, "transaction: signing hash is 32 bytes")
         _ = decoded.transaction.signingPayload()
         _ = decoded.intrinsicGas

@@ -32,7 +32,8 @@ extension FuzzHarness {
             do {
                 _ = try JSON.parse(response)
             } catch {
-                violated("jsonrpc: the response is valid JSON", "\(error): \(String(decoding: response, as: UTF8.self))")
+                violated(
+                    "jsonrpc: the response is valid JSON", "\(error): \(String(decoding: response, as: UTF8.self))")
             }
         }
         guard let document = try? JSON.parse(data) else { return }

@@ -77,7 +77,8 @@ extension FuzzHarness {
     static func clampedCost(_ kdf: KeystoreKDF) -> KeystoreKDF {
         switch kdf {
         case .scrypt(let n, let r, let p, let keyLength, let salt):
-            let acceptable = n > 1 && n & (n &- 1) == 0 && n < 1 << 40 && r >= 1 && p >= 1
+            let acceptable =
+                n > 1 && n & (n &- 1) == 0 && n < 1 << 40 && r >= 1 && p >= 1
                 && UInt64(r) * UInt64(p) < 1 << 30
             guard acceptable else { return kdf }
             return .scrypt(n: min(n, 16), r: min(r, 2), p: min(p, 2), keyLength: keyLength, salt: salt)

@@ -18,8 +18,9 @@ extension FuzzSeeds {
                 strings(named: "txbytes", in: json(url)).compactMap(hexBytes)
             }
         case "keystore":
-            guard let vectors, let cases = json(vectors.appendingPathComponent("keystore/basic_tests.json"))
-                as? [String: Any]
+            guard let vectors,
+                let cases = json(vectors.appendingPathComponent("keystore/basic_tests.json"))
+                    as? [String: Any]
             else { return [] }
             return cases.values.compactMap { ($0 as? [String: Any])?["json"] }.compactMap { object in
                 (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { Array($0) }

@@ -18,7 +18,9 @@ public enum FuzzSeeds {
         let items: [RLPItem] = [
             .bytes([]), .bytes([0x00]), .bytes([0x7f]), .bytes([0x80]), .bytes(Array("dog".utf8)),
             .bytes([UInt8](repeating: 0xaa, count: 56)), .list([]),
-            .list([.bytes(Array("cat".utf8)), .list([.bytes([1]), .list([])]), .bytes([UInt8](repeating: 1, count: 60))]),
+            .list([
+                .bytes(Array("cat".utf8)), .list([.bytes([1]), .list([])]), .bytes([UInt8](repeating: 1, count: 60)),
+            ]),
             .list([.list([]), .list([.list([])]), .list([.list([]), .list([.list([])])])]),
         ]
         return items.map(RLP.encode)
@@ -28,16 +30,27 @@ public enum FuzzSeeds {
         let to = Address([UInt8](repeating: 0x11, count: 20))
         let access = [AccessListEntry(address: to!, storageKeys: [UInt256(1), UInt256(0)])]
         let transactions: [Transaction] = [
-            .legacy(LegacyTransaction(chainID: 1, nonce: 9, gasPrice: UInt256(20_000_000_000), gas: 21_000, to: to,
-                value: UInt256(1_000_000_000_000_000_000))),
-            .legacy(LegacyTransaction(chainID: nil, nonce: 0, gasPrice: UInt256(1), gas: 53_000, to: nil,
-                value: UInt256(0), data: [0x60, 0x00])),
-            .accessList(AccessListTransaction(chainID: 11_155_111, nonce: 1, gasPrice: UInt256(7), gas: 30_000,
-                to: to, value: UInt256(5), data: [1, 2, 3], accessList: access)),
-            .dynamicFee(DynamicFeeTransaction(chainID: 11_155_111, nonce: 2, maxPriorityFeePerGas: UInt256(1),
-                maxFeePerGas: UInt256(3_000_000_000), gas: 21_000, to: to, value: UInt256(42))),
-            .dynamicFee(DynamicFeeTransaction(chainID: 1, nonce: 0, maxPriorityFeePerGas: UInt256(0),
-                maxFeePerGas: UInt256(0), gas: 100_000, to: nil, value: UInt256(0), data: [0xfe], accessList: access)),
+            .legacy(
+                LegacyTransaction(
+                    chainID: 1, nonce: 9, gasPrice: UInt256(20_000_000_000), gas: 21_000, to: to,
+                    value: UInt256(1_000_000_000_000_000_000))),
+            .legacy(
+                LegacyTransaction(
+                    chainID: nil, nonce: 0, gasPrice: UInt256(1), gas: 53_000, to: nil,
+                    value: UInt256(0), data: [0x60, 0x00])),
+            .accessList(
+                AccessListTransaction(
+                    chainID: 11_155_111, nonce: 1, gasPrice: UInt256(7), gas: 30_000,
+                    to: to, value: UInt256(5), data: [1, 2, 3], accessList: access)),
+            .dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: 11_155_111, nonce: 2, maxPriorityFeePerGas: UInt256(1),
+                    maxFeePerGas: UInt256(3_000_000_000), gas: 21_000, to: to, value: UInt256(42))),
+            .dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: 1, nonce: 0, maxPriorityFeePerGas: UInt256(0),
+                    maxFeePerGas: UInt256(0), gas: 100_000, to: nil, value: UInt256(0), data: [0xfe], accessList: access
+                )),
         ]
         return transactions.compactMap { try? $0.signed(privateKey: devKey).encoded }
     }
@@ -47,13 +60,17 @@ public enum FuzzSeeds {
         ("(42, \"hi\")", "(nat, text)"),
         ("(-7, true, null)", "(int, bool, null)"),
         ("(opt vec { 1; 2; 3 })", "(opt vec nat8)"),
-        ("(record { to = blob \"\\01\\02\"; amount = record { e8s = 10_000 : nat64 }; fee = record { e8s = 10_000 : nat64 }; memo = 0 : nat64 })",
-         "(record { to : blob; amount : record { e8s : nat64 }; fee : record { e8s : nat64 }; memo : nat64 })"),
+        (
+            "(record { to = blob \"\\01\\02\"; amount = record { e8s = 10_000 : nat64 }; fee = record { e8s = 10_000 : nat64 }; memo = 0 : nat64 })",
+            "(record { to : blob; amount : record { e8s : nat64 }; fee : record { e8s : nat64 }; memo : nat64 })"
+        ),
         ("(variant { Ok = 5 : nat })", "(variant { Ok : nat; Err : text })"),
         ("(principal \"aaaaa-aa\", 1.5 : float64, -3 : int8)", "(principal, float64, int8)"),
         ("(vec { record { 1 : nat16; \"a\" }; record { 2 : nat16; \"b\" } })", "(vec record { nat16; text })"),
-        ("(record { owner = principal \"2vxsx-fae\"; subaccount = null })",
-         "(record { owner : principal; subaccount : opt blob })"),
+        (
+            "(record { owner = principal \"2vxsx-fae\"; subaccount = null })",
+            "(record { owner : principal; subaccount : opt blob })"
+        ),
         ("(func \"aaaaa-aa\".create_canister, service \"aaaaa-aa\")", "(func () -> (), service {})"),
     ]
 
@@ -80,12 +97,13 @@ public enum FuzzSeeds {
             [0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 1, 0, 32, 0x5a, 0x5a],
             [0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0x5a],
         ]
-        return parameterSeeds + kdfs.compactMap { kdf in
-            (try? Keystore.encrypt(
-                privateKey: devKey, password: FuzzHarness.keystorePassword, kdf: kdf, iv: iv,
-                id: "3198bc9c-6672-5ab3-d995-4942343ae5b6"))
-                .map { Array($0.jsonData()) }
-        }
+        return parameterSeeds
+            + kdfs.compactMap { kdf in
+                (try? Keystore.encrypt(
+                    privateKey: devKey, password: FuzzHarness.keystorePassword, kdf: kdf, iv: iv,
+                    id: "3198bc9c-6672-5ab3-d995-4942343ae5b6"))
+                    .map { Array($0.jsonData()) }
+            }
     }
 
     @Sendable static func jsonRPC() -> [[UInt8]] {
@@ -110,7 +128,7 @@ public enum FuzzSeeds {
                   - block: {at: 1, baseFeePerGas: 875000000}
                   - nextBaseFee: "669921875 - 669921875 / 8"
                   - value: {of: "blockNumber()", equals: 3}
-            """,
+            """
         ].map { Array($0.utf8) }
     }
 
