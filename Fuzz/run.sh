@@ -42,7 +42,7 @@ SANITIZERS=(--sanitize=fuzzer)
 SCRATCH=.build-fuzz
 # SwiftPM passes `-sanitize=fuzzer -sanitize=address` to swiftc as two flags, and swiftc keeps only the last one:
 # the Swift code then has ASan but no coverage counters (libFuzzer sees only the C code and cannot make progress).
-# Passing the combined list last restores both (checked: 58,995 counters instead of 3,935).
+# Passing the combined list last restores both (checked: 135,994 counters instead of 3,935).
 if [ "$ASAN" = 1 ]; then
     SANITIZERS+=(--sanitize=address -Xswiftc -sanitize=fuzzer,address)
     SCRATCH=.build-fuzz-asan
