@@ -192,3 +192,16 @@ let package = Package(
             dependencies: ["ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "ByteCoding"]),
     ]
 )
+
+// MARK: - Fuzzing (issue 10): harness library shared by Fuzz/ (libFuzzer, its own package) and the reproducer tests
+package.products.append(.library(name: "SandnetFuzzHarnesses", targets: ["FuzzHarnesses"]))
+package.targets.append(contentsOf: [
+    .target(
+        name: "FuzzHarnesses",
+        dependencies: [
+            "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
+            "HDWallet", "SecretStorage", "JSONRPC", "ScenarioRunner",
+        ]),
+    .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
+])
+// MARK: - End of fuzzing block

@@ -46,8 +46,10 @@ public enum KeyDerivation {
         guard r >= 1, p >= 1 else { throw .invalid("r and p must be positive") }
         guard UInt64(r) * UInt64(p) < 1 << 30 else { throw .invalid("r·p too large") }
         guard keyLength >= 1, keyLength <= 1 << 20 else { throw .invalid("key length out of range") }
-        let memory = 128 * UInt64(r) * (n + UInt64(p) + 2)
-        guard n < UInt64(1) << 40, memory <= scryptMemoryLimit else {
+        // 128·r·(N + p + 2) bytes. N < 2^40 and r < 2^30 still allow a product past 2^64, so the
+        // multiplication is checked (found by fuzzing: n=2^42 r=1048577 from a keystore file trapped here).
+        let (memory, overflow) = (128 * UInt64(r)).multipliedReportingOverflow(by: n + UInt64(p) + 2)
+        guard n < UInt64(1) << 40, !overflow, memory <= scryptMemoryLimit else {
             throw .invalid("needs more than \(scryptMemoryLimit >> 20) MiB of memory")
         }
         let openSSLAccepts = r >= 4 || n < UInt64(1) << (16 * UInt64(r))

@@ -315,10 +315,13 @@ struct JSONParser {
                 if (0xD800..<0xDC00).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
                     bytes[index + 1] == UInt8(ascii: "u")
                 {
+                    let next = index
                     index += 2
                     let low = try hex4()
                     if (0xDC00..<0xE000).contains(low) {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        index = next  // not a low surrogate: U+FFFD for the high one, then decode it on its own (as Go)
                     }
                 }
                 let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"

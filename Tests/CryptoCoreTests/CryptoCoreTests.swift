@@ -75,6 +75,13 @@ import Testing
         #expect(throws: KeyDerivation.ParameterError.self) {
             try KeyDerivation.scrypt(password: [], salt: [], n: 1 << 40, r: 8, p: 1, keyLength: 32)
         }
+        // Fuzzing regression (Fuzz/Reproducers/keystore): 128·r·(N + p + 2) overflowed UInt64 and trapped.
+        #expect(throws: KeyDerivation.ParameterError.invalid("needs more than 4096 MiB of memory")) {
+            try KeyDerivation.scrypt(password: [], salt: [], n: 1 << 42, r: 1_048_577, p: 1, keyLength: 32)
+        }
+        #expect(throws: KeyDerivation.ParameterError.invalid("needs more than 4096 MiB of memory")) {
+            try KeyDerivation.scrypt(password: [], salt: [], n: 1 << 39, r: (1 << 30) - 1, p: 1, keyLength: 32)
+        }
     }
 
     @Test func pbkdf2SHA512() throws {

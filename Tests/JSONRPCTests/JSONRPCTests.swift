@@ -11,6 +11,16 @@ import Testing
         #expect(JSON.number("123456789012345678901234567890").serialized == "123456789012345678901234567890")
     }
 
+    @Test func unpairedSurrogates() throws {
+        // A high surrogate followed by an escape that is not a low surrogate: U+FFFD, then that escape on its own
+        // (Go's encoding/json, which geth uses). The escape used to be swallowed ("\ud800\u0041" lost the "A").
+        #expect(try JSON.parse(#""\ud800\u0041""#) == .string("\u{FFFD}A"))
+        #expect(try JSON.parse(#""\ud800\ud800\udc00""#) == .string("\u{FFFD}\u{10000}"))
+        #expect(try JSON.parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(try JSON.parse(#""\udc00x""#) == .string("\u{FFFD}x"))
+        #expect(try JSON.parse(#""\ud800""#) == .string("\u{FFFD}"))
+    }
+
     @Test func rejectsMalformed() {
         for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "1 2", "\"\u{01}\"", "tru", "[" + String(repeating: "[", count: 300)] {
             #expect(throws: JSONParseError.self, "\(bad)") { try JSON.parse(bad) }

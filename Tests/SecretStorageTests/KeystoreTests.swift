@@ -145,6 +145,18 @@ import Testing
         #expect(throws: KeystoreError.self) { try keystore.decrypt(password: "pw") }
         keystore.kdf = .pbkdf2(iterations: 1 << 30, keyLength: 32, salt: [1])
         #expect(throws: KeystoreError.self) { try keystore.decrypt(password: "pw") }
+        // Fuzzing regression: a file with "n": 4398046511104, "r": 1048577 trapped (UInt64 overflow) instead of
+        // being refused.
+        keystore.kdf = .scrypt(n: 1 << 42, r: 1_048_577, p: 1, keyLength: 32, salt: [1])
+        let json = String(decoding: keystore.jsonData(), as: UTF8.self)
+        #expect(json.contains(#""n" : 4398046511104"#) && json.contains(#""r" : 1048577"#))
+        let hostile = try Keystore(json: Data(json.utf8))
+        #expect(
+            throws: KeystoreError.invalidKDFParameters(
+                "invalid key derivation parameters: needs more than 4096 MiB of memory")
+        ) {
+            try hostile.decrypt(password: "pw")
+        }
         keystore.kdf = .pbkdf2(iterations: 10, keyLength: 16, salt: [1])
         #expect(throws: KeystoreError.invalidKDFParameters("dklen must be 32 to 1024 bytes, got 16")) {
             try keystore.decrypt(password: "pw")
