@@ -82,4 +82,23 @@ import Testing
         ])
         #expect(tooLong.stderr.contains("need 1 to 64 hex digits, got 65"))
     }
+
+    /// The ledger commands refuse bad input before they touch the network: one `Error:` line, non-zero exit.
+    @Test(arguments: [
+        (["icp", "balance", "not-an-account"], "invalid account 'not-an-account'"),
+        (["icp", "balance", "1c7a48ba6a562aa9eaa2481a9049cdf0433b9738c992d698c31d8abf89cadc7a"], "invalid account identifier"),
+        (["icp", "balance", "2vxsx-fae", "--url", "not a url"], "invalid --url not a url"),
+        (["icp", "transfer", "--to", "2vxsx-fae", "--amount", "1.123456789", "--mnemonic", Self.abandon],
+         "--amount must be an amount of ICP with at most 8 decimals"),
+        (["icp", "transfer", "--to", "2vxsx-fae", "--amount", "1"], "exactly one of --mnemonic and --pem"),
+        (["icp", "transfer", "--to", "no-such-principal", "--amount", "1", "--mnemonic", Self.abandon], "--to:"),
+        (["node", "--in-memory", "--icp-balance", "lots"], "--icp-balance must be an amount of ICP"),
+        (["node", "--in-memory", "--icp-faucet-amount", "99999999999999999999"], "--icp-faucet-amount"),
+    ])
+    func ledgerCommandsRefuseBadInput(arguments: [String], fragment: String) throws {
+        let r = try SandnetProcess.run(arguments)
+        #expect(r.status != 0, "\(arguments)")
+        #expect(r.stderr.hasPrefix("Error: "), "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains(fragment), "\(arguments): \(r.stderr)")
+    }
 }

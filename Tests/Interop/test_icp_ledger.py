@@ -206,3 +206,25 @@ def test_the_cli_reads_balances_and_sends_with_the_dev_mnemonic(node):
          "--url", node.url], capture_output=True, text=True)
     assert broke.returncode == 1
     assert "InsufficientFunds" in broke.stdout
+
+
+@pytest.mark.parametrize("body, fragment", [
+    (b"not json", "invalid request body"),
+    (b'{"address": "2vxsx-fae"}', "invalid request body"),
+    (b'{"account": "not-an-account"}', "invalid account"),
+    (b'{"account": "2vxsx-fae", "e8s": "lots"}', "e8s must be a whole number"),
+    (b'{"account": "2vxsx-fae", "e8s": 0}', "amount must be between"),
+])
+def test_the_icp_faucet_refuses_bad_claims(node, body, fragment):
+    response = httpx.post(node.url + "/api/icp/claim", content=body)
+    assert response.status_code == 400
+    assert fragment in response.text
+
+
+def test_malformed_envelopes_get_a_400_with_the_reason(node):
+    response = httpx.post(node.url + f"/api/v2/canister/{LEDGER}/call", content=b"\xff\x00garbage",
+                          headers={"Content-Type": "application/cbor"})
+    assert response.status_code == 400
+    assert response.text.startswith("Could not parse body as call request: ")
+    response = httpx.post(node.url + "/api/v2/canister/not-a-principal/query", content=b"")
+    assert response.status_code == 404
