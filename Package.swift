@@ -5,10 +5,11 @@
 //   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
 //   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
 //   crypto               CryptoCore                                (the only Swift code calling C crypto)
-//   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
+//   storage              KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only Swift code calling LevelDB)
 //   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
 //   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
 //   conformance          Conformance                               (official vector suites)
+//   ledger               EthereumLedger (pure value), EthereumLedgerStorage (its owner over a key-value store)
 //   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
 //   scenarios            ScenarioRunner                            (YAML wallet scenarios; Yams, no HTTP server)
 //   command line         SandnetCLI -> `sandnet`
@@ -22,7 +23,8 @@ let package = Package(
             name: "SandnetCodecs",
             targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
-        .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
+        .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
+        .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
@@ -59,8 +61,9 @@ let package = Package(
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
 
-        // MARK: Storage (the only code that calls LevelDB)
-        .target(name: "KeyValueStorage", dependencies: ["CLevelDB"]),
+        // MARK: Storage: the key-value protocol and in-memory store; the LevelDB store (the only code that calls LevelDB)
+        .target(name: "KeyValueStorage"),
+        .target(name: "LevelDBStorage", dependencies: ["KeyValueStorage", "CLevelDB"]),
 
         // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
         .target(
@@ -79,7 +82,11 @@ let package = Package(
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "KeyValueStorage"]),
+            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie"]),
+        // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
+        .target(
+            name: "EthereumLedgerStorage",
+            dependencies: ["EthereumLedger", "EthereumTypes", "ByteCoding", "RLPCoding", "KeyValueStorage"]),
 
         // MARK: JSON-RPC wire layer (no HTTP)
         .target(name: "JSONRPC"),
@@ -89,7 +96,7 @@ let package = Package(
             name: "SandnetNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "KeyValueStorage", "JSONRPC",
+                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONRPC",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -142,7 +149,8 @@ let package = Package(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
+                "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
+                "LevelDBStorage", "SandnetNode",
                 "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPReplica",
                 "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,7 +160,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Conformance"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
-        .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
+        .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "Conformance"]),
         .testTarget(
@@ -166,7 +174,10 @@ let package = Package(
             dependencies: ["SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
         .testTarget(
             name: "EthereumLedgerTests",
-            dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
+            dependencies: [
+                "EthereumLedger", "EthereumLedgerStorage", "EthereumTypes", "KeyValueStorage", "LevelDBStorage", "MerkleTrie",
+                "ByteCoding", "TestSupport",
+            ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
@@ -189,7 +200,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ICPLedgerTests",
-            dependencies: ["ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "ByteCoding"]),
+            dependencies: [
+                "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "LevelDBStorage", "ByteCoding",
+            ]),
     ]
 )
 

@@ -9,6 +9,7 @@ import ICPLedgerService
 import ICPReplica
 import JSONRPC
 import KeyValueStorage
+import LevelDBStorage
 import Logging
 import SandnetNode
 import SandnetServer

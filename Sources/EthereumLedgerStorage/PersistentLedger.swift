@@ -1,0 +1,213 @@
+import ByteCoding
+import EthereumLedger
+import EthereumTypes
+import KeyValueStorage
+import RLPCoding
+
+/// The owner of a ``Ledger`` kept in a ``KeyValueStore``: it lets the ledger compute an operation, writes what
+/// changed as one atomic batch, and only then keeps the new state. When the write fails the ledger is rolled
+/// back to where it was, so memory never runs ahead of the disk and the caller hears of the failure.
+///
+/// Without a store (``init(_:)``) it simply holds the ledger.
+public struct PersistentLedger: Sendable {
+    /// The ledger as last committed.
+    public private(set) var ledger: Ledger
+    let store: (any KeyValueStore)?
+    let syncWrites: Bool
+
+    /// A ledger in memory only.
+    public init(_ ledger: Ledger) {
+        self.ledger = ledger
+        self.store = nil
+        self.syncWrites = false
+    }
+
+    init(ledger: Ledger, store: any KeyValueStore, syncWrites: Bool) {
+        self.ledger = ledger
+        self.store = store
+        self.syncWrites = syncWrites
+    }
+
+    /// Runs `body` on the ledger and writes what it changed as one batch (nothing when it changed nothing).
+    ///
+    /// When `body` throws, what it changed before throwing is still written, then its error is rethrown. When the
+    /// write fails the ledger is rolled back to where it was before `body` and
+    /// ``LedgerError/storageFailure(_:)`` is thrown, if `E` can carry it; a body that cannot throw (`E` is
+    /// `Never`: reads, and settings that are not persisted) gets its result with the ledger rolled back.
+    @discardableResult
+    public mutating func perform<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> sending T {
+        guard let store else { return try body(&ledger) }
+        let mark = ledger.beginChanges()
+        let result: Result<T, E>
+        do throws(E) { result = .success(try body(&ledger)) } catch { result = .failure(error) }
+        let changes = ledger.changes(since: mark)
+        if !changes.isEmpty {
+            do {
+                try store.write(LedgerRecords.batch(changes), sync: syncWrites)
+            } catch {
+                ledger.rollBack(to: mark)
+                if case .failure(let bodyError) = result { throw bodyError }
+                if let failure = LedgerError.storageFailure(error.message) as? E { throw failure }
+                return try result.get()
+            }
+        }
+        ledger.commitChanges(mark)
+        return try result.get()
+    }
+
+    /// Writes the head record with a synced write (clean shutdown); everything else is already written.
+    public func flush() throws(LedgerError) {
+        guard let store else { return }
+        var batch = WriteBatch()
+        batch.put(LedgerRecords.metaKey, LedgerRecords.meta(ledger.headRecord))
+        do { try store.write(batch, sync: true) } catch { throw .storageFailure(error.message) }
+    }
+
+    /// Opens the chain kept in `store`, or creates it from `genesis` when the store holds no chain.
+    ///
+    /// - Throws: ``LedgerError/storageFailure(_:)`` when the store fails;
+    ///   ``LedgerError/corruptDataDirectory(_:)`` when its records do not decode or fit together (or it holds
+    ///   chain records but no head record: a new chain is never written over them);
+    ///   ``LedgerError/dataDirectoryChainMismatch(stored:configured:)`` and
+    ///   ``LedgerError/unsupportedDataVersion(found:expected:)``.
+    public static func open(
+        config: ChainConfig, genesis: [GenesisAccount], store: any KeyValueStore, syncWrites: Bool = false
+    ) throws(LedgerError) -> PersistentLedger {
+        let meta: [UInt8]?
+        do { meta = try store.get(LedgerRecords.metaKey) } catch { throw .storageFailure(error.message) }
+        guard let meta else {
+            for tag in [LedgerRecords.blockTag, LedgerRecords.accountTag, LedgerRecords.historyTag, LedgerRecords.poolTag] {
+                var found = false
+                do {
+                    try store.scan(prefix: [tag]) { _, _ in
+                        found = true
+                        return false
+                    }
+                } catch {
+                    throw .storageFailure("\(error)")
+                }
+                if found {
+                    throw .corruptDataDirectory(
+                        "data directory is inconsistent: it holds chain records but no head record; "
+                            + "refusing to start a new chain over them")
+                }
+            }
+            let fresh = Ledger(config: config, genesis: genesis)
+            do {
+                try store.write(LedgerRecords.batch(fresh.allChanges), sync: true)
+            } catch {
+                throw .storageFailure(error.message)
+            }
+            return PersistentLedger(ledger: fresh, store: store, syncWrites: syncWrites)
+        }
+        let (ledger, stale) = try LedgerRecords.load(config: config, meta: meta, store: store)
+        if !stale.isEmpty {
+            // Pool transactions included before a crash: delete their records now.
+            var batch = WriteBatch()
+            for hash in stale { batch.delete(LedgerRecords.poolKey(hash)) }
+            do { try store.write(batch, sync: syncWrites) } catch { throw .storageFailure(error.message) }
+        }
+        return PersistentLedger(ledger: ledger, store: store, syncWrites: syncWrites)
+    }
+}
+
+extension LedgerRecords {
+    /// Reads a whole chain back. Every key is checked before it is used: a stray or short key is a clear error.
+    static func load(
+        config: ChainConfig, meta: [UInt8], store: any KeyValueStore
+    ) throws(LedgerError) -> (Ledger, stale: [[UInt8]]) {
+        do {
+            return try loadRecords(config: config, meta: meta, store: store)
+        } catch let error as LedgerError {
+            throw error
+        } catch let error as StorageError {
+            throw .storageFailure(error.message)
+        } catch {
+            throw .corruptDataDirectory("data directory is corrupt: \(error)")
+        }
+    }
+
+    /// A record that does not decode, with where it is.
+    struct RecordError: Error, CustomStringConvertible {
+        var key: [UInt8]
+        var why: String
+        var description: String { "record \(Hex.encode(key.prefix(40))): \(why)" }
+    }
+
+    static func checkKey(_ key: [UInt8], length: Int) throws(LedgerError) {
+        guard key.count == length else {
+            throw .corruptDataDirectory(
+                "data directory is corrupt: key \(Hex.encode(key.prefix(40))) under tag "
+                    + "'\(String(UnicodeScalar(key[0])))' is \(key.count) bytes long, expected \(length)")
+        }
+    }
+
+    static func decoding<T>(_ key: [UInt8], _ body: () throws(RLPDecodingError) -> T) throws -> T {
+        do { return try body() } catch { throw RecordError(key: key, why: "\(error)") }
+    }
+
+    static func loadRecords(
+        config: ChainConfig, meta: [UInt8], store: any KeyValueStore
+    ) throws -> (Ledger, stale: [[UInt8]]) {
+        var r = RLPReader(meta)
+        var m = try decoding(metaKey) { () throws(RLPDecodingError) in try r.readList() }
+        let (version, headNumber, burned, supply, chainID, genesisHash) = try decoding(metaKey) {
+            () throws(RLPDecodingError) in
+            (
+                try m.readUInt64(), try m.readUInt64(), try uint256(&m), try uint256(&m), try m.readUInt64(),
+                Array(try m.readFixedBytes(32))
+            )
+        }
+        guard version == LedgerRecords.version else {
+            throw LedgerError.unsupportedDataVersion(found: version, expected: LedgerRecords.version)
+        }
+        guard chainID == config.chainID else {
+            throw LedgerError.dataDirectoryChainMismatch(stored: chainID, configured: config.chainID)
+        }
+        var blocks: [Block] = []
+        try store.scan(prefix: [blockTag]) { key, value in
+            try checkKey(key, length: 9)
+            let number = readBE64(key[1...])
+            guard number <= headNumber else { return false }
+            let block = try decoding(key) { () throws(RLPDecodingError) in try decodeBlock(value) }
+            guard block.number == number else { throw RecordError(key: key, why: "holds block \(block.number)") }
+            blocks.append(block)
+            return true
+        }
+        guard blocks.count == Int(headNumber) + 1, blocks.first?.hash == genesisHash else {
+            throw LedgerError.corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(headNumber)")
+        }
+        var accounts: [Address: Account] = [:]
+        try store.scan(prefix: [accountTag]) { key, value in
+            try checkKey(key, length: 21)
+            let address = try readAddress(key[1...], at: 1)
+            accounts[address] = try decoding(key) { () throws(RLPDecodingError) in try decodeAccount(value) }
+            return true
+        }
+        var history: [Address: [(block: UInt64, account: Account?)]] = [:]
+        try store.scan(prefix: [historyTag]) { key, value in
+            try checkKey(key, length: 29)
+            let address = try readAddress(key[1..<21], at: 1)
+            let n = readBE64(key[21..<29])
+            guard n <= headNumber else { return true }
+            let account = value.isEmpty ? nil : try decoding(key) { () throws(RLPDecodingError) in try decodeAccount(value) }
+            history[address, default: []].append((n, account))
+            return true
+        }
+        var pool: [LedgerTransaction] = []
+        try store.scan(prefix: [poolTag]) { key, value in
+            try checkKey(key, length: 33)
+            var reader = RLPReader(value)
+            let tx = try decoding(key) { () throws(RLPDecodingError) in try decodeTransaction(&reader) }
+            guard tx.hash == Array(key[1...]) else { throw RecordError(key: key, why: "holds another transaction") }
+            pool.append(tx)
+            return true
+        }
+        let ledger = try Ledger(
+            config: config,
+            restoring: StoredChain(
+                blocks: blocks, accounts: accounts, history: history, pool: pool, burned: burned, supply: supply))
+        let stale = pool.map(\.hash).filter { !ledger.pool.contains($0) }
+        return (ledger, stale)
+    }
+}
