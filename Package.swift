@@ -86,7 +86,9 @@ let package = Package(
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
             name: "EthereumLedgerStorage",
-            dependencies: ["EthereumLedger", "EthereumTypes", "ByteCoding", "RLPCoding", "KeyValueStorage"]),
+            dependencies: [
+                "EthereumLedger", "EthereumTypes", "EthereumTransactions", "ByteCoding", "RLPCoding", "KeyValueStorage",
+            ]),
 
         // MARK: JSON-RPC wire layer (no HTTP)
         .target(name: "JSONRPC"),
@@ -175,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "EthereumLedgerTests",
             dependencies: [
-                "EthereumLedger", "EthereumLedgerStorage", "EthereumTypes", "KeyValueStorage", "LevelDBStorage", "MerkleTrie",
-                "ByteCoding", "TestSupport",
+                "EthereumLedger", "EthereumLedgerStorage", "EthereumTypes", "EthereumTransactions", "KeyValueStorage",
+                "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),

@@ -331,7 +331,7 @@ public struct Ledger: Sendable {
         _ tx: LedgerTransaction, baseFee: UInt256, index: Int, cumulative: UInt64, blockNumber: UInt64
     ) -> Receipt {
         let tip = tx.effectiveTip(baseFee: baseFee) ?? .zero
-        let price = tx.usesGasPrice ? tx.maxFeePerGas : baseFee + tip
+        let price = tx.effectiveGasPrice(baseFee: baseFee)
         let coinbaseTip = tx.usesGasPrice ? tx.maxFeePerGas - baseFee : tip
         let gasUsed = tx.gasUsed
         var sender = account(tx.sender)

@@ -1,19 +1,21 @@
 import EthereumLedger
+import EthereumTransactions
 import EthereumTypes
 import KeyValueStorage
 import RLPCoding
 
 /// The records of an Ethereum chain in a ``KeyValueStore``. Layout (all keys start with one tag byte):
 /// - `M` → head record rlp[version, head number, burned, supply, chain id, genesis hash]
-/// - `B` ‖ be64(number) → block rlp[header, transactions, receipts]
+/// - `B` ‖ be64(number) → block rlp[header, [rlp[sender, EIP-2718 transaction]…], [consensus receipt…]]
 /// - `A` ‖ address → account rlp[nonce, balance, code] (the state now, including unsealed dev changes)
 /// - `H` ‖ address ‖ be64(block) → account after that block (empty value: account removed)
-/// - `P` ‖ hash → a pool transaction
+/// - `P` ‖ hash → a pool transaction rlp[sender, EIP-2718 transaction]
 ///
 /// Every change a ledger operation makes is one atomic batch ending with the head record, so a process killed at
 /// any moment reopens at the last committed block (LevelDB batches are all-or-nothing).
 enum LedgerRecords {
-    static let version: UInt64 = 1
+    /// 2: transactions as rlp[sender, EIP-2718 encoding], receipts as their consensus encoding.
+    static let version: UInt64 = 2
     static let metaKey: [UInt8] = [UInt8(ascii: "M")]
     static let blockTag = UInt8(ascii: "B")
     static let accountTag = UInt8(ascii: "A")
@@ -35,9 +37,7 @@ enum LedgerRecords {
         }
         for (hash, transaction) in changes.pool {
             if let transaction {
-                var e = RLPEncoder(capacity: 200 + transaction.data.count)
-                append(transaction, to: &e)
-                batch.put(poolKey(hash), e.bytes)
+                batch.put(poolKey(hash), encode(transaction))
             } else {
                 batch.delete(poolKey(hash))
             }
@@ -75,11 +75,6 @@ enum LedgerRecords {
         return address
     }
 
-    /// An address, or nil for the empty string (no recipient, no contract).
-    static func optionalAddress(_ bytes: ArraySlice<UInt8>, at offset: Int) throws(RLPDecodingError) -> Address? {
-        bytes.isEmpty ? nil : try readAddress(bytes, at: offset)
-    }
-
     // MARK: Encoding
 
     static func encode(_ account: Account) -> [UInt8] {
@@ -108,94 +103,38 @@ enum LedgerRecords {
         return value
     }
 
+    /// A transaction: rlp[sender, its EIP-2718 encoding]. The encoding is decoded with the wallet's codec
+    /// (`SignedTransaction`), the one transaction encoding there is; the sender is kept so reopening needs no
+    /// signature recovery.
     static func append(_ tx: LedgerTransaction, to e: inout RLPEncoder) {
         e.appendList { t in
-            t.appendUInt64(UInt64(tx.type))
-            t.appendList { c in if let id = tx.chainID { c.appendUInt64(id) } }
-            t.appendUInt64(tx.nonce)
-            t.appendUInt64(tx.gasLimit)
-            t.appendBytes(tx.maxFeePerGas.minimalBigEndianBytes)
-            t.appendBytes(tx.maxPriorityFeePerGas.minimalBigEndianBytes)
-            t.appendBytes(tx.to?.bytes ?? [])
-            t.appendBytes(tx.value.minimalBigEndianBytes)
-            t.appendBytes(tx.data)
-            t.appendList { list in
-                for entry in tx.accessList {
-                    list.appendList { item in
-                        item.appendBytes(entry.address.bytes)
-                        item.appendList { keys in for k in entry.storageKeys { keys.appendBytes(k) } }
-                    }
-                }
-            }
-            t.appendUInt64(tx.intrinsicGas)
-            t.appendUInt64(tx.floorGas)
-            t.appendBytes(tx.hash)
             t.appendBytes(tx.sender.bytes)
             t.appendBytes(tx.encoding)
-            t.appendBytes(tx.v.minimalBigEndianBytes)
-            t.appendBytes(tx.r.minimalBigEndianBytes)
-            t.appendBytes(tx.s.minimalBigEndianBytes)
         }
     }
 
-    static func decodeTransaction(_ r: inout RLPReader) throws(RLPDecodingError) -> LedgerTransaction {
+    static func encode(_ tx: LedgerTransaction) -> [UInt8] {
+        var e = RLPEncoder(capacity: 32 + tx.encoding.count)
+        append(tx, to: &e)
+        return e.bytes
+    }
+
+    static func decodeTransaction(_ r: inout RLPReader) throws -> LedgerTransaction {
         var t = try r.readList()
-        let type = UInt8(truncatingIfNeeded: try t.readUInt64())
-        var c = try t.readList()
-        let chainID: UInt64? = c.isAtEnd ? nil : try c.readUInt64()
-        let nonce = try t.readUInt64()
-        let gas = try t.readUInt64()
-        let maxFee = try uint256(&t)
-        let tip = try uint256(&t)
-        let toBytes = try t.readBytes()
-        let value = try uint256(&t)
-        let data = Array(try t.readBytes())
-        var list = try t.readList()
-        var accessList: [LedgerTransaction.AccessListEntry] = []
-        while !list.isAtEnd {
-            var item = try list.readList()
-            let address = try readAddress(try item.readFixedBytes(20), at: item.position)
-            var keys = try item.readList()
-            var storageKeys: [[UInt8]] = []
-            while !keys.isAtEnd { storageKeys.append(Array(try keys.readBytes())) }
-            accessList.append(.init(address: address, storageKeys: storageKeys))
-        }
-        let intrinsic = try t.readUInt64()
-        let floor = try t.readUInt64()
-        let hash = Array(try t.readFixedBytes(32))
-        let sender = try readAddress(try t.readFixedBytes(20), at: t.position)
-        let encoding = Array(try t.readBytes())
-        let v = try uint256(&t)
-        let rr = try uint256(&t)
-        let s = try uint256(&t)
-        return LedgerTransaction(
-            type: type, chainID: chainID, nonce: nonce, gasLimit: gas, maxFeePerGas: maxFee,
-            maxPriorityFeePerGas: tip, to: try optionalAddress(toBytes, at: 0), value: value, data: data,
-            accessList: accessList, intrinsicGas: intrinsic, floorGas: floor, hash: hash, sender: sender,
-            encoding: encoding, v: v, r: rr, s: s)
+        let sender = try readAddress(try t.readBytes(), at: t.position)
+        let signed = try SignedTransaction(decoding: Array(try t.readBytes()))
+        try t.finish()
+        return LedgerTransaction(signed, sender: sender)
     }
 
+    /// A block: rlp[header, [transaction…], [receipt…]], each receipt its consensus encoding (the receipts-trie
+    /// value); the lookup fields JSON-RPC adds are derived from the transaction and the header.
     static func encode(_ block: Block) -> [UInt8] {
         var e = RLPEncoder(capacity: 1024)
         e.appendList { b in
             b.appendRaw(block.header.encoding)
             b.appendList { txs in for tx in block.transactions { append(tx, to: &txs) } }
-            b.appendList { rs in
-                for r in block.receipts {
-                    rs.appendList { x in
-                        x.appendUInt64(UInt64(r.type))
-                        x.appendUInt64(r.status ? 1 : 0)
-                        x.appendUInt64(r.cumulativeGasUsed)
-                        x.appendUInt64(r.gasUsed)
-                        x.appendBytes(r.effectiveGasPrice.minimalBigEndianBytes)
-                        x.appendBytes(r.transactionHash)
-                        x.appendUInt64(UInt64(r.transactionIndex))
-                        x.appendBytes(r.from.bytes)
-                        x.appendBytes(r.to?.bytes ?? [])
-                        x.appendBytes(r.contractAddress?.bytes ?? [])
-                    }
-                }
-            }
+            b.appendList { rs in for r in block.receipts { rs.appendBytes(r.encoding) } }
         }
         return e.bytes
     }
@@ -234,7 +173,7 @@ enum LedgerRecords {
         return header
     }
 
-    static func decodeBlock(_ bytes: [UInt8]) throws(RLPDecodingError) -> Block {
+    static func decodeBlock(_ bytes: [UInt8]) throws -> Block {
         var r = RLPReader(bytes)
         var b = try r.readList()
         let header = try decodeHeader(&b)
@@ -243,26 +182,39 @@ enum LedgerRecords {
         while !txList.isAtEnd { txs.append(try decodeTransaction(&txList)) }
         var receiptList = try b.readList()
         var receipts: [Receipt] = []
+        var previousCumulative: UInt64 = 0
         while !receiptList.isAtEnd {
-            var x = try receiptList.readList()
-            let type = UInt8(truncatingIfNeeded: try x.readUInt64())
+            let at = receiptList.position
+            let encoded = Array(try receiptList.readBytes())
+            guard receipts.count < txs.count else { throw RLPDecodingError(.trailingBytes, at: at) }
+            let tx = txs[receipts.count]
+            var payload = RLPReader(encoded.first.map { $0 >= 0xc0 } == true ? encoded : Array(encoded.dropFirst()))
+            var x = try payload.readList()
             let status = try x.readUInt64() == 1
             let cumulative = try x.readUInt64()
-            let gasUsed = try x.readUInt64()
-            let price = try uint256(&x)
-            let hash = Array(try x.readFixedBytes(32))
-            let index = Int(try x.readUInt64())
-            let from = try readAddress(try x.readFixedBytes(20), at: x.position)
-            let to = try x.readBytes()
-            let contract = try x.readBytes()
+            let bloom = Array(try x.readFixedBytes(256))
+            var logList = try x.readList()
+            var logs: [Log] = []
+            while !logList.isAtEnd {
+                var l = try logList.readList()
+                let address = try readAddress(try l.readBytes(), at: l.position)
+                var topicList = try l.readList()
+                var topics: [[UInt8]] = []
+                while !topicList.isAtEnd { topics.append(Array(try topicList.readFixedBytes(32))) }
+                logs.append(Log(address: address, topics: topics, data: Array(try l.readBytes())))
+            }
+            guard cumulative >= previousCumulative else { throw RLPDecodingError(.integerOverflow, at: at) }
             receipts.append(
                 Receipt(
-                    type: type, status: status, cumulativeGasUsed: cumulative, gasUsed: gasUsed,
-                    effectiveGasPrice: price, logs: [], logsBloom: LogsBloom.empty, transactionHash: hash,
-                    transactionIndex: index, blockNumber: header.number, from: from,
-                    to: try optionalAddress(to, at: x.position),
-                    contractAddress: try optionalAddress(contract, at: x.position)))
+                    type: tx.type, status: status, cumulativeGasUsed: cumulative,
+                    gasUsed: cumulative - previousCumulative,
+                    effectiveGasPrice: tx.effectiveGasPrice(baseFee: header.baseFeePerGas), logs: logs,
+                    logsBloom: bloom, transactionHash: tx.hash, transactionIndex: receipts.count,
+                    blockNumber: header.number, from: tx.sender, to: tx.to,
+                    contractAddress: tx.to == nil ? Ledger.contractAddress(sender: tx.sender, nonce: tx.nonce) : nil))
+            previousCumulative = cumulative
         }
+        guard receipts.count == txs.count else { throw RLPDecodingError(.unexpectedEnd, at: receiptList.position) }
         return Block(header: header, hash: header.hash, transactions: txs, receipts: receipts)
     }
 }

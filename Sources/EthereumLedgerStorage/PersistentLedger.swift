@@ -142,7 +142,7 @@ extension LedgerRecords {
         }
     }
 
-    static func decoding<T>(_ key: [UInt8], _ body: () throws(RLPDecodingError) -> T) throws -> T {
+    static func decoding<T>(_ key: [UInt8], _ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw RecordError(key: key, why: "\(error)") }
     }
 
@@ -150,9 +150,9 @@ extension LedgerRecords {
         config: ChainConfig, meta: [UInt8], store: any KeyValueStore
     ) throws -> (Ledger, stale: [[UInt8]]) {
         var r = RLPReader(meta)
-        var m = try decoding(metaKey) { () throws(RLPDecodingError) in try r.readList() }
+        var m = try decoding(metaKey) { () throws in try r.readList() }
         let (version, headNumber, burned, supply, chainID, genesisHash) = try decoding(metaKey) {
-            () throws(RLPDecodingError) in
+            () throws in
             (
                 try m.readUInt64(), try m.readUInt64(), try uint256(&m), try uint256(&m), try m.readUInt64(),
                 Array(try m.readFixedBytes(32))
@@ -169,7 +169,7 @@ extension LedgerRecords {
             try checkKey(key, length: 9)
             let number = readBE64(key[1...])
             guard number <= headNumber else { return false }
-            let block = try decoding(key) { () throws(RLPDecodingError) in try decodeBlock(value) }
+            let block = try decoding(key) { () throws in try decodeBlock(value) }
             guard block.number == number else { throw RecordError(key: key, why: "holds block \(block.number)") }
             blocks.append(block)
             return true
@@ -181,7 +181,7 @@ extension LedgerRecords {
         try store.scan(prefix: [accountTag]) { key, value in
             try checkKey(key, length: 21)
             let address = try readAddress(key[1...], at: 1)
-            accounts[address] = try decoding(key) { () throws(RLPDecodingError) in try decodeAccount(value) }
+            accounts[address] = try decoding(key) { () throws in try decodeAccount(value) }
             return true
         }
         var history: [Address: [(block: UInt64, account: Account?)]] = [:]
@@ -190,7 +190,7 @@ extension LedgerRecords {
             let address = try readAddress(key[1..<21], at: 1)
             let n = readBE64(key[21..<29])
             guard n <= headNumber else { return true }
-            let account = value.isEmpty ? nil : try decoding(key) { () throws(RLPDecodingError) in try decodeAccount(value) }
+            let account = value.isEmpty ? nil : try decoding(key) { () throws in try decodeAccount(value) }
             history[address, default: []].append((n, account))
             return true
         }
@@ -198,7 +198,7 @@ extension LedgerRecords {
         try store.scan(prefix: [poolTag]) { key, value in
             try checkKey(key, length: 33)
             var reader = RLPReader(value)
-            let tx = try decoding(key) { () throws(RLPDecodingError) in try decodeTransaction(&reader) }
+            let tx = try decoding(key) { () throws in try decodeTransaction(&reader) }
             guard tx.hash == Array(key[1...]) else { throw RecordError(key: key, why: "holds another transaction") }
             pool.append(tx)
             return true

@@ -44,7 +44,7 @@ import Testing
             }
             kills += 1
             let store = try LevelDBStore(path: dir)
-            let sender = Address([UInt8](repeating: 0xa1, count: 20))!
+            let sender = Signed.signer(0xa1).address
             var config = ChainConfig()
             config.coinbase = Address([UInt8](repeating: 0xcb, count: 20))!
             // Opening verifies that the rebuilt state root equals the head block's.
@@ -108,7 +108,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: dir + "/CURRENT", contents: current))
         var config = ChainConfig()
         config.coinbase = Address([UInt8](repeating: 0xcb, count: 20))!
-        let sender = Address([UInt8](repeating: 0xa1, count: 20))!
+        let sender = Signed.signer(0xa1).address
         let ledger = try PersistentLedger.open(
             config: config, genesis: [GenesisAccount(address: sender, balance: UInt256.max >> 8)],
             store: LevelDBStore(path: dir)

@@ -67,10 +67,10 @@ struct Observed: Equatable {
     @Test func aFailedBlockWriteLeavesMemoryUntouched() throws {
         let store = FailingStore()
         var owner = try open(store)
-        _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 0), now: now) }
+        _ = try owner.run { try $0.submit(Signed.transfer(nonce: 0), now: now) }
         let before = Observed(owner.ledger)
         store.failing = true
-        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 1)
+        let tx = Signed.transfer(nonce: 1)
         #expect(throws: Self.failure) { try owner.run { try $0.submit(tx, now: now) } }
         #expect(Self.failure.message == "data directory: disk full (test)")
         #expect(Observed(owner.ledger) == before)
@@ -88,12 +88,12 @@ struct Observed: Equatable {
         var owner = try open(store)
         let beforeSnapshot = Observed(owner.ledger)
         let id = owner.perform { $0.snapshot() }
-        for n in 0..<3 { _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) } }
+        for n in 0..<3 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
         let mined = Observed(owner.ledger)
 
         store.failing = true
         #expect(throws: Self.failure) { try owner.run { try $0.setBalance(Fixtures.carol, Fixtures.ether) } }
-        #expect(throws: Self.failure) { try owner.run { try $0.setNonce(Fixtures.alice, 9) } }
+        #expect(throws: Self.failure) { try owner.run { try $0.setNonce(Signed.alice.address, 9) } }
         #expect(throws: Self.failure) { try owner.run { try $0.revert(to: id) } }
         #expect(throws: Self.failure) {
             try owner.run { try $0.reorg(depth: 2, requeueTransactions: true, now: now) }
@@ -113,9 +113,9 @@ struct Observed: Equatable {
     @Test func aRevertWritesOnlyWhatChanged() throws {
         let store = FailingStore()
         var owner = try open(store)
-        for n in 0..<30 { _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) } }
+        for n in 0..<30 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
         let id = owner.perform { $0.snapshot() }
-        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 30)
+        let tx = Signed.transfer(nonce: 30)
         _ = try owner.run { try $0.submit(tx, now: now) }
         store.forgetBatches()
         #expect(try owner.run { try $0.revert(to: id) })
@@ -135,7 +135,7 @@ struct Observed: Equatable {
     @Test func aReorgWritesOnlyWhatChanged() throws {
         let store = FailingStore()
         var owner = try open(store)
-        for n in 0..<30 { _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) } }
+        for n in 0..<30 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
         store.forgetBatches()
         _ = try owner.run { try $0.reorg(depth: 1, requeueTransactions: true, now: now) }
         let operations = store.batches.flatMap(\.operations)
@@ -179,7 +179,7 @@ struct Observed: Equatable {
         let atStart = Observed(owner.ledger)
         for n in 0..<100 {
             _ = owner.perform { $0.snapshot() }
-            _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) }
+            _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) }
         }
         // Per block: the pool insert and removal, three accounts, three history entries and the block.
         #expect(owner.ledger.retainedChanges.journalEntries == 100 * 9)

@@ -1,5 +1,6 @@
 import EthereumLedger
 import EthereumLedgerStorage
+import EthereumTransactions
 import EthereumTypes
 import Foundation
 import KeyValueStorage
@@ -17,8 +18,8 @@ extension PersistentLedger {
     static func directory() -> String { NSTemporaryDirectory() + "sandnet-ledger-" + UUID().uuidString }
 
     static let genesis = [
-        GenesisAccount(address: Fixtures.alice, balance: Fixtures.ether * 100),
-        GenesisAccount(address: Fixtures.bob, balance: Fixtures.ether * 100),
+        GenesisAccount(address: Signed.alice.address, balance: Fixtures.ether * 100),
+        GenesisAccount(address: Signed.bob.address, balance: Fixtures.ether * 100),
     ]
 
     static func open(_ path: String, config: ChainConfig = Fixtures.config) throws -> PersistentLedger {
@@ -29,10 +30,10 @@ extension PersistentLedger {
         let path = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         var hashes: [[UInt8]] = []
-        let pending = Fixtures.transfer(from: Fixtures.alice, nonce: 5)
+        let pending = Signed.transfer(nonce: 5)
         do {
             var owner = try Self.open(path)
-            for n in 0..<4 { _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) } }
+            for n in 0..<4 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
             try owner.run { try $0.setBalance(Fixtures.carol, Fixtures.ether) }
             _ = try owner.run { try $0.submit(pending, now: now) }
             try owner.flush()
@@ -42,14 +43,52 @@ extension PersistentLedger {
         let reopened = owner.ledger
         #expect(reopened.blockNumber == 4)
         #expect((0...reopened.blockNumber).map { reopened.block(number: $0)!.hash } == hashes)
-        #expect(reopened.account(Fixtures.alice).nonce == 4)
+        #expect(reopened.account(Signed.alice.address).nonce == 4)
         #expect(reopened.account(Fixtures.carol).balance == Fixtures.ether)
-        #expect(reopened.account(Fixtures.bob, atBlock: 2).balance == Fixtures.ether * 100 + Fixtures.gwei * 2)
+        #expect(reopened.account(Signed.bob.address, atBlock: 2).balance == Fixtures.ether * 100 + Fixtures.gwei * 2)
         #expect(reopened.pool.contains(pending.hash))
         #expect(reopened.sumOfBalances + reopened.burned == reopened.totalSupply)
         // The chain continues from where it stopped.
-        _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 4), now: now) }
-        #expect(owner.ledger.account(Fixtures.alice).nonce == 6)
+        _ = try owner.run { try $0.submit(Signed.transfer(nonce: 4), now: now) }
+        #expect(owner.ledger.account(Signed.alice.address).nonce == 6)
+    }
+
+    /// Blocks, receipts (their derived fields too) and pool transactions of every type read back equal.
+    @Test func storedBlocksAndPoolReadBackEqual() throws {
+        let path = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let gwei = Fixtures.gwei
+        let bob = Signed.bob.address
+        let transactions = [
+            Signed.transfer(nonce: 0),
+            Signed.sign(
+                .legacy(LegacyTransaction(chainID: 11_155_111, nonce: 1, gasPrice: gwei * 2, gas: 21_000, to: bob, value: gwei))),
+            Signed.sign(
+                .accessList(
+                    AccessListTransaction(
+                        chainID: 11_155_111, nonce: 2, gasPrice: gwei * 2, gas: 30_000, to: bob, value: gwei,
+                        accessList: [AccessListEntry(address: bob, storageKeys: [UInt256(7)])]))),
+            Signed.sign(
+                .dynamicFee(
+                    DynamicFeeTransaction(
+                        chainID: 11_155_111, nonce: 3, maxPriorityFeePerGas: gwei, maxFeePerGas: gwei * 3, gas: 100_000,
+                        to: nil, value: gwei, data: [0x60, 0x00, 0x60, 0x00]))),
+        ]
+        let queued = Signed.transfer(nonce: 9)
+        var blocks: [Block] = []
+        do {
+            var owner = try Self.open(path)
+            owner.perform { $0.miningMode = .manual }
+            for tx in transactions + [queued] { _ = try owner.run { try $0.submit(tx, now: now) } }
+            _ = try owner.run { try $0.mine(now: now) }
+            blocks = (0...owner.ledger.blockNumber).compactMap { owner.ledger.block(number: $0) }
+        }
+        let reopened = try Self.open(path).ledger
+        #expect(blocks.count == 2)
+        #expect(blocks.last?.transactions.count == 4)
+        #expect(blocks.last?.receipts.last?.contractAddress != nil)
+        #expect((0...reopened.blockNumber).compactMap { reopened.block(number: $0) } == blocks)
+        #expect(reopened.pool.all == [queued])
     }
 
     @Test func revertIsPersisted() throws {
@@ -58,12 +97,12 @@ extension PersistentLedger {
         do {
             var owner = try Self.open(path)
             let id = owner.perform { $0.snapshot() }
-            _ = try owner.run { try $0.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 0), now: now) }
+            _ = try owner.run { try $0.submit(Signed.transfer(nonce: 0), now: now) }
             _ = try owner.run { try $0.revert(to: id) }
         }
         let reopened = try Self.open(path).ledger
         #expect(reopened.blockNumber == 0)
-        #expect(reopened.account(Fixtures.alice).nonce == 0)
+        #expect(reopened.account(Signed.alice.address).nonce == 0)
     }
 
     @Test func wrongChainIDIsRefused() throws {
