@@ -148,7 +148,8 @@ extension Ledger {
         state.burned = stored.burned
         state.supply = stored.supply
         // Per-block totals before the head are not stored; reorgs below a reopen point keep the head totals.
-        state.totals = Array(repeating: Totals(burned: stored.burned, supply: stored.supply), count: stored.blocks.count)
+        state.totals = Array(
+            repeating: Totals(burned: stored.burned, supply: stored.supply), count: stored.blocks.count)
         self.state = state
         for tx in stored.pool where tx.nonce >= account(tx.sender).nonce { self.state.pool.insert(tx) }
         self.state.pool.log.removeAll()

@@ -29,7 +29,11 @@ enum LedgerRecords {
             if let block { batch.put(blockKey(number), encode(block)) } else { batch.delete(blockKey(number)) }
         }
         for (address, account) in changes.accounts {
-            if let account { batch.put(accountKey(address), encode(account)) } else { batch.delete(accountKey(address)) }
+            if let account {
+                batch.put(accountKey(address), encode(account))
+            } else {
+                batch.delete(accountKey(address))
+            }
         }
         for record in changes.history {
             let key = historyKey(record.address, record.block)

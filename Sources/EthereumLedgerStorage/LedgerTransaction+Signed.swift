@@ -11,8 +11,11 @@ extension LedgerTransaction {
         self.init(
             type: tx.type.rawValue, chainID: tx.chainID, nonce: tx.nonce, gasLimit: tx.gas,
             maxFeePerGas: tx.gasFeeCap, maxPriorityFeePerGas: tx.gasTipCap, to: tx.to, value: tx.value, data: tx.data,
-            accessList: tx.accessList.map { .init(address: $0.address, storageKeys: $0.storageKeys.map(\.bigEndianBytes)) },
-            intrinsicGas: gas.standard, floorGas: gas.floor, hash: signed.hash, sender: sender, encoding: signed.encoded,
+            accessList: tx.accessList.map {
+                .init(address: $0.address, storageKeys: $0.storageKeys.map(\.bigEndianBytes))
+            },
+            intrinsicGas: gas.standard, floorGas: gas.floor, hash: signed.hash, sender: sender,
+            encoding: signed.encoded,
             v: signed.v, r: signed.signature.r, s: signed.signature.s)
     }
 }

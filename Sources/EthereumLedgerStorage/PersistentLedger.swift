@@ -76,7 +76,9 @@ public struct PersistentLedger: Sendable {
         let meta: [UInt8]?
         do { meta = try store.get(LedgerRecords.metaKey) } catch { throw .storageFailure(error.message) }
         guard let meta else {
-            for tag in [LedgerRecords.blockTag, LedgerRecords.accountTag, LedgerRecords.historyTag, LedgerRecords.poolTag] {
+            for tag in [
+                LedgerRecords.blockTag, LedgerRecords.accountTag, LedgerRecords.historyTag, LedgerRecords.poolTag,
+            ] {
                 var found = false
                 do {
                     try store.scan(prefix: [tag]) { _, _ in

@@ -1,8 +1,8 @@
 import EthereumLedger
-import EthereumTypes
-import KeyValueStorage
-import Foundation
 import EthereumLedgerStorage
+import EthereumTypes
+import Foundation
+import KeyValueStorage
 import LevelDBStorage
 import TestSupport
 import Testing
@@ -91,7 +91,9 @@ import Testing
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         buffer.append(reader.readDataToEndOfFile())
-        let committed = buffer.split(separator: UInt8(ascii: "\n")).compactMap { UInt64(String(decoding: $0, as: UTF8.self)) }.max() ?? 0
+        let committed =
+            buffer.split(separator: UInt8(ascii: "\n")).compactMap { UInt64(String(decoding: $0, as: UTF8.self)) }.max()
+            ?? 0
         #expect(committed >= 29)
 
         let current = try #require(FileManager.default.contents(atPath: dir + "/CURRENT"))

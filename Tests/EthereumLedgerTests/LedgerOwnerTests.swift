@@ -193,7 +193,10 @@ struct Observed: Equatable {
         for (key, expected) in [
             ([UInt8(ascii: "A"), 1, 2, 3], "key 41010203 under tag 'A' is 4 bytes long, expected 21"),
             ([UInt8(ascii: "B"), 0, 0], "key 420000 under tag 'B' is 3 bytes long, expected 9"),
-            ([UInt8(ascii: "H")] + [UInt8](repeating: 7, count: 20), "key 48\(String(repeating: "07", count: 20)) under tag 'H' is 21 bytes long, expected 29"),
+            (
+                [UInt8(ascii: "H")] + [UInt8](repeating: 7, count: 20),
+                "key 48\(String(repeating: "07", count: 20)) under tag 'H' is 21 bytes long, expected 29"
+            ),
             ([UInt8(ascii: "P"), 9], "key 5009 under tag 'P' is 2 bytes long, expected 33"),
         ] {
             let store = InMemoryStore()

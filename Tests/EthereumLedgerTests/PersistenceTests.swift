@@ -62,7 +62,9 @@ extension PersistentLedger {
         let transactions = [
             Signed.transfer(nonce: 0),
             Signed.sign(
-                .legacy(LegacyTransaction(chainID: 11_155_111, nonce: 1, gasPrice: gwei * 2, gas: 21_000, to: bob, value: gwei))),
+                .legacy(
+                    LegacyTransaction(
+                        chainID: 11_155_111, nonce: 1, gasPrice: gwei * 2, gas: 21_000, to: bob, value: gwei))),
             Signed.sign(
                 .accessList(
                     AccessListTransaction(

@@ -1,10 +1,10 @@
 import ArgumentParser
 import EthereumLedger
+import EthereumLedgerStorage
+import EthereumTransactions
 import EthereumTypes
 import Foundation
 import KeccakHashing
-import EthereumLedgerStorage
-import EthereumTransactions
 import LevelDBStorage
 
 /// Hidden: writes blocks to a data directory as fast as it can, printing each committed block number, so the
