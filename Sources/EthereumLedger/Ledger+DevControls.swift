@@ -84,7 +84,8 @@ extension Ledger {
             throw .invalidReorgDepth(height: blockNumber)
         }
         let target = blockNumber - UInt64(depth)
-        let removed = Array(state.blocks[(Int(target) + 1)...])
+        try hold(target...blockNumber)
+        let removed = (target + 1...blockNumber).compactMap { state.blocks[$0] }
         let timestamps = removed.map(\.header.timestamp)
         rewindState(to: target)
         if requeueTransactions {
@@ -101,7 +102,7 @@ extension Ledger {
 
     /// Rolls accounts, blocks and indexes back to the end of block `target`.
     mutating func rewindState(to target: UInt64) {
-        while state.blocks.count > Int(target) + 1 { removeLastBlock() }
+        while state.height > target { removeLastBlock() }
         let totals = state.totals[Int(target)]
         (state.burned, state.supply) = (totals.burned, totals.supply)
         // Unsealed dev changes are discarded too: restore every address changed after `target`.

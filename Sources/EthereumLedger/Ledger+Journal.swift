@@ -52,6 +52,8 @@ struct Checkpoint: Sendable {
     var timestampFloor: UInt64?
     var reorgCount: UInt64
     var poolArrivals: UInt64
+    /// The head's number then (not restored: blocks are journaled); blocks from it on stay in memory.
+    var height: UInt64
 }
 
 /// A snapshot (`evm_snapshot`): where the journal stood and the captured rest of the state.
@@ -78,7 +80,7 @@ extension Ledger {
             stateTrie: state.stateTrie, dirty: state.dirty, burned: state.burned,
             supply: state.supply, timeOffset: state.timeOffset, nextTimestamp: state.nextTimestamp,
             nextBaseFee: state.nextBaseFee, timestampFloor: state.timestampFloor, reorgCount: state.reorgCount,
-            poolArrivals: state.pool.arrivals)
+            poolArrivals: state.pool.arrivals, height: state.height)
     }
 
     mutating func restore(_ c: Checkpoint) {
@@ -107,14 +109,16 @@ extension Ledger {
             state.history[address]?.removeLast()
             if state.history[address]?.isEmpty == true { state.history[address] = nil }
         case .blockAppended(let block, let totals):
-            state.blocks.append(block)
+            state.blocks[block.number] = block
+            state.height = block.number
             state.totals.append(totals)
             state.blockNumbers[block.hash] = block.number
             for (i, tx) in block.transactions.enumerated() {
                 state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: block.number, index: i)
             }
         case .blockRemoved(let block, _):
-            state.blocks.removeLast()
+            state.blocks[block.number] = nil
+            state.height = block.number - 1
             state.totals.removeLast()
             state.blockNumbers[block.hash] = nil
             for tx in block.transactions { state.transactionIndex[tx.hash] = nil }
@@ -151,7 +155,7 @@ extension Ledger {
     }
 
     mutating func removeLastBlock() {
-        record(.blockRemoved(state.blocks[state.blocks.count - 1], state.totals[state.totals.count - 1]))
+        record(.blockRemoved(head, state.totals[state.totals.count - 1]))
     }
 
     @discardableResult

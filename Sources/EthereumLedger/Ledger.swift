@@ -17,6 +17,17 @@ public enum MiningMode: Sendable, Equatable {
 public struct TransactionLocation: Sendable, Equatable {
     public var blockNumber: UInt64
     public var index: Int
+
+    public init(blockNumber: UInt64, index: Int) {
+        self.blockNumber = blockNumber
+        self.index = index
+    }
+}
+
+/// Where a ledger finds the sealed blocks it no longer holds in memory: its owner's store, read through a
+/// bounded cache. A block that cannot be read answers nil.
+public protocol BlockArchive: Sendable {
+    func block(number: UInt64) -> Block?
 }
 
 /// The chain's state. The tables (accounts, history, blocks, pool) change only through the journaled
@@ -27,7 +38,11 @@ struct ChainState: Sendable {
     var history: [Address: [HistoryEntry]] = [:]
     var dirty: Set<Address> = []
     var stateTrie = PatriciaTrie()
-    var blocks: [Block] = []
+    /// Blocks held in memory: all of them without an archive; with one, the head, the recent ones and every
+    /// block a live snapshot may need (the rest are read from the archive).
+    var blocks: [UInt64: Block] = [:]
+    var height: UInt64 = 0
+    var genesisHash: [UInt8] = []
     var blockNumbers: [[UInt8]: UInt64] = [:]
     var transactionIndex: [[UInt8]: TransactionLocation] = [:]
     var pool = TransactionPool()
@@ -63,6 +78,8 @@ public struct Ledger: Sendable {
     /// Journal entries a revert inside the open change cancelled (dropped when the change commits).
     var collapsible: Range<Int>?
     public var miningMode: MiningMode = .automatic
+    /// Where blocks released from memory are read back (set by an owner that writes them).
+    public var archive: (any BlockArchive)?
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it, to the wei.
     public var totalSupply: UInt256 { state.supply }
 
@@ -91,7 +108,8 @@ public struct Ledger: Sendable {
             mixHash: [UInt8](repeating: 0, count: 32), baseFeePerGas: config.genesisBaseFee)
         header.parentBeaconBlockRoot = [UInt8](repeating: 0, count: 32)
         let hash = header.hash
-        state.blocks = [Block(header: header, hash: hash, transactions: [], receipts: [])]
+        state.blocks = [0: Block(header: header, hash: hash, transactions: [], receipts: [])]
+        state.genesisHash = hash
         state.blockNumbers[hash] = 0
         state.supply = supply
         state.totals = [Totals(burned: .zero, supply: supply)]
@@ -100,7 +118,10 @@ public struct Ledger: Sendable {
 
     // MARK: - Queries
 
-    public var head: Block { state.blocks[state.blocks.count - 1] }
+    public var head: Block {
+        guard let head = state.blocks[state.height] else { preconditionFailure("the head block is always held") }
+        return head
+    }
     public var blockNumber: UInt64 { head.number }
     public var burned: UInt256 { state.burned }
     public var pool: TransactionPool { state.pool }
@@ -136,7 +157,37 @@ public struct Ledger: Sendable {
     }
 
     public func block(number: UInt64) -> Block? {
-        number < state.blocks.count ? state.blocks[Int(number)] : nil
+        guard number <= state.height else { return nil }
+        return state.blocks[number] ?? archive?.block(number: number)
+    }
+
+    /// Blocks held in memory (the rest are in the archive).
+    public var blocksInMemory: Int { state.blocks.count }
+
+    /// Releases blocks the archive holds, keeping the last `keep` and every block the journal may make the head
+    /// again (from the oldest live snapshot's head on, and the parent of every block it records). Without an
+    /// archive nothing is released.
+    public mutating func releaseBlocks(keepingRecent keep: UInt64) {
+        guard archive != nil, !changeOpen, state.blocks.count > 2 * Int(keep) + 1 else { return }
+        var floor = state.height > keep ? state.height - keep : 0
+        for snapshot in snapshots { floor = min(floor, snapshot.checkpoint.height) }
+        for entry in journal {
+            switch entry {
+            case .blockAppended(let block, _), .blockRemoved(let block, _): floor = min(floor, block.number - 1)
+            default: continue
+            }
+        }
+        for number in state.blocks.keys where number < floor { state.blocks[number] = nil }
+    }
+
+    /// Brings blocks `range` back into memory (a reorg below what is held); throws when one cannot be read.
+    mutating func hold(_ range: ClosedRange<UInt64>) throws(LedgerError) {
+        for number in range where state.blocks[number] == nil {
+            guard let block = archive?.block(number: number) else {
+                throw .storageFailure("cannot read block \(number)")
+            }
+            state.blocks[number] = block
+        }
     }
 
     public func block(hash: [UInt8]) -> Block? {

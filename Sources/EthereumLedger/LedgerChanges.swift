@@ -34,7 +34,13 @@ public struct LedgerChanges: Sendable {
 
 /// A chain as its owner read it back from a store, for ``Ledger/init(config:restoring:)``.
 public struct StoredChain: Sendable {
+    /// The most recent blocks in order, ending with the head: all of them, or the last few when the owner
+    /// archives the rest (``Ledger/archive``).
     public var blocks: [Block]
+    /// Every block's number by hash, and where every included transaction is.
+    public var blockNumbers: [[UInt8]: UInt64]
+    public var transactionLocations: [[UInt8]: TransactionLocation]
+    public var genesisHash: [UInt8]
     public var accounts: [Address: Account]
     /// Per address, (block, account after it) in block order; nil: removed by that block.
     public var history: [Address: [(block: UInt64, account: Account?)]]
@@ -43,10 +49,14 @@ public struct StoredChain: Sendable {
     public var supply: UInt256
 
     public init(
-        blocks: [Block], accounts: [Address: Account], history: [Address: [(block: UInt64, account: Account?)]],
+        blocks: [Block], blockNumbers: [[UInt8]: UInt64], transactionLocations: [[UInt8]: TransactionLocation],
+        genesisHash: [UInt8], accounts: [Address: Account], history: [Address: [(block: UInt64, account: Account?)]],
         pool: [LedgerTransaction], burned: UInt256, supply: UInt256
     ) {
         self.blocks = blocks
+        self.blockNumbers = blockNumbers
+        self.transactionLocations = transactionLocations
+        self.genesisHash = genesisHash
         self.accounts = accounts
         self.history = history
         self.pool = pool
@@ -60,13 +70,13 @@ extension Ledger {
     public var headRecord: LedgerChanges.Head {
         LedgerChanges.Head(
             number: blockNumber, burned: state.burned, supply: state.supply, chainID: config.chainID,
-            genesisHash: state.blocks[0].hash)
+            genesisHash: state.genesisHash)
     }
 
     /// Everything the ledger holds, as changes (a new chain's first write).
     public var allChanges: LedgerChanges {
         var changes = LedgerChanges(head: headRecord)
-        changes.blocks = state.blocks.map { ($0.number, $0) }
+        changes.blocks = state.blocks.keys.sorted().map { ($0, state.blocks[$0]) }
         changes.accounts = state.accounts.keys.sorted().map { ($0, state.accounts[$0]) }
         for address in state.history.keys.sorted() {
             for entry in state.history[address] ?? [] {
@@ -114,23 +124,31 @@ extension Ledger {
     public init(config: ChainConfig, restoring stored: StoredChain) throws(LedgerError) {
         self.config = config
         var state = ChainState()
-        guard let genesis = stored.blocks.first, genesis.number == 0 else {
-            throw .corruptDataDirectory("data directory is inconsistent: it holds no genesis block")
+        guard let head = stored.blocks.last else {
+            throw .corruptDataDirectory("data directory is inconsistent: it holds no blocks")
         }
-        for (i, block) in stored.blocks.enumerated() {
-            guard block.number == UInt64(i), i == 0 || block.header.parentHash == stored.blocks[i - 1].hash else {
-                throw .corruptDataDirectory("data directory is inconsistent: block \(i) does not chain to its parent")
-            }
-            state.blockNumbers[block.hash] = block.number
-            for (index, tx) in block.transactions.enumerated() {
-                state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: block.number, index: index)
+        for (i, block) in stored.blocks.enumerated() where i > 0 {
+            let parent = stored.blocks[i - 1]
+            guard block.number == parent.number + 1, block.header.parentHash == parent.hash else {
+                throw .corruptDataDirectory(
+                    "data directory is inconsistent: block \(block.number) does not chain to its parent")
             }
         }
-        state.blocks = stored.blocks
+        guard stored.blockNumbers.count == Int(head.number) + 1, stored.blockNumbers[head.hash] == head.number,
+            stored.blockNumbers[stored.genesisHash] == 0
+        else {
+            throw .corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(head.number)")
+        }
+        for block in stored.blocks { state.blocks[block.number] = block }
+        state.height = head.number
+        state.genesisHash = stored.genesisHash
+        state.blockNumbers = stored.blockNumbers
+        state.transactionIndex = stored.transactionLocations
         state.accounts = stored.accounts
-        let head = UInt64(stored.blocks.count - 1)
         for (address, entries) in stored.history {
-            let kept = entries.filter { $0.block <= head }.map { HistoryEntry(block: $0.block, account: $0.account) }
+            let kept = entries.filter { $0.block <= head.number }.map {
+                HistoryEntry(block: $0.block, account: $0.account)
+            }
             if !kept.isEmpty { state.history[address] = kept }
         }
         for (address, account) in state.accounts where state.history[address]?.last?.account != account {
@@ -142,14 +160,14 @@ extension Ledger {
                 state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
             }
         }
-        guard state.stateTrie.rootHash == stored.blocks[stored.blocks.count - 1].header.stateRoot else {
+        guard state.stateTrie.rootHash == head.header.stateRoot else {
             throw .corruptDataDirectory("data directory is inconsistent: state root does not match the head block")
         }
         state.burned = stored.burned
         state.supply = stored.supply
         // Per-block totals before the head are not stored; reorgs below a reopen point keep the head totals.
         state.totals = Array(
-            repeating: Totals(burned: stored.burned, supply: stored.supply), count: stored.blocks.count)
+            repeating: Totals(burned: stored.burned, supply: stored.supply), count: Int(head.number) + 1)
         self.state = state
         for tx in stored.pool where tx.nonce >= account(tx.sender).nonce { self.state.pool.insert(tx) }
         self.state.pool.log.removeAll()

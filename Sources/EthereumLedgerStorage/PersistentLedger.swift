@@ -8,25 +8,45 @@ import RLPCoding
 /// changed as one atomic batch, and only then keeps the new state. When the write fails the ledger is rolled
 /// back to where it was, so memory never runs ahead of the disk and the caller hears of the failure.
 ///
+/// History stays in the store: the ledger holds the last ``recentBlocks`` blocks (and those a live snapshot may
+/// need) and reads older ones through a cache of at most ``cachedBlocks``.
+///
 /// Without a store (``init(_:)``) it simply holds the ledger.
 public struct PersistentLedger: Sendable {
+    /// Blocks kept in memory behind the head by default.
+    public static let recentBlocks: UInt64 = 128
+    /// Older blocks kept in the read cache.
+    public static let cachedBlocks = 256
+
     /// The ledger as last committed.
     public private(set) var ledger: Ledger
     let store: (any KeyValueStore)?
+    let archive: StoredBlocks?
     let syncWrites: Bool
+    let recentBlocks: UInt64
 
     /// A ledger in memory only.
     public init(_ ledger: Ledger) {
         self.ledger = ledger
         self.store = nil
+        self.archive = nil
         self.syncWrites = false
+        self.recentBlocks = Self.recentBlocks
     }
 
-    init(ledger: Ledger, store: any KeyValueStore, syncWrites: Bool) {
+    init(ledger: Ledger, store: any KeyValueStore, syncWrites: Bool, recentBlocks: UInt64) {
+        let archive = StoredBlocks(store: store, capacity: Self.cachedBlocks)
         self.ledger = ledger
+        self.ledger.archive = archive
         self.store = store
+        self.archive = archive
         self.syncWrites = syncWrites
+        self.recentBlocks = recentBlocks
+        self.ledger.releaseBlocks(keepingRecent: recentBlocks)
     }
+
+    /// Blocks in the read cache (bounded by ``cachedBlocks``).
+    public var cachedBlockCount: Int { archive?.cachedCount ?? 0 }
 
     /// Runs `body` on the ledger and writes what it changed as one batch (nothing when it changed nothing).
     ///
@@ -51,7 +71,9 @@ public struct PersistentLedger: Sendable {
                 return try result.get()
             }
         }
+        archive?.forget(changes.blocks.map(\.number))
         ledger.commitChanges(mark)
+        ledger.releaseBlocks(keepingRecent: recentBlocks)
         return try result.get()
     }
 
@@ -70,8 +92,11 @@ public struct PersistentLedger: Sendable {
     ///   chain records but no head record: a new chain is never written over them);
     ///   ``LedgerError/dataDirectoryChainMismatch(stored:configured:)`` and
     ///   ``LedgerError/unsupportedDataVersion(found:expected:)``.
+    ///
+    /// - Parameter recentBlocks: blocks kept in memory behind the head (older ones are read from `store`).
     public static func open(
-        config: ChainConfig, genesis: [GenesisAccount], store: any KeyValueStore, syncWrites: Bool = false
+        config: ChainConfig, genesis: [GenesisAccount], store: any KeyValueStore, syncWrites: Bool = false,
+        recentBlocks: UInt64 = PersistentLedger.recentBlocks
     ) throws(LedgerError) -> PersistentLedger {
         let meta: [UInt8]?
         do { meta = try store.get(LedgerRecords.metaKey) } catch { throw .storageFailure(error.message) }
@@ -100,26 +125,26 @@ public struct PersistentLedger: Sendable {
             } catch {
                 throw .storageFailure(error.message)
             }
-            return PersistentLedger(ledger: fresh, store: store, syncWrites: syncWrites)
+            return PersistentLedger(ledger: fresh, store: store, syncWrites: syncWrites, recentBlocks: recentBlocks)
         }
-        let (ledger, stale) = try LedgerRecords.load(config: config, meta: meta, store: store)
+        let (ledger, stale) = try LedgerRecords.load(config: config, meta: meta, store: store, keep: recentBlocks)
         if !stale.isEmpty {
             // Pool transactions included before a crash: delete their records now.
             var batch = WriteBatch()
             for hash in stale { batch.delete(LedgerRecords.poolKey(hash)) }
             do { try store.write(batch, sync: syncWrites) } catch { throw .storageFailure(error.message) }
         }
-        return PersistentLedger(ledger: ledger, store: store, syncWrites: syncWrites)
+        return PersistentLedger(ledger: ledger, store: store, syncWrites: syncWrites, recentBlocks: recentBlocks)
     }
 }
 
 extension LedgerRecords {
     /// Reads a whole chain back. Every key is checked before it is used: a stray or short key is a clear error.
     static func load(
-        config: ChainConfig, meta: [UInt8], store: any KeyValueStore
+        config: ChainConfig, meta: [UInt8], store: any KeyValueStore, keep: UInt64
     ) throws(LedgerError) -> (Ledger, stale: [[UInt8]]) {
         do {
-            return try loadRecords(config: config, meta: meta, store: store)
+            return try loadRecords(config: config, meta: meta, store: store, keep: keep)
         } catch let error as LedgerError {
             throw error
         } catch let error as StorageError {
@@ -148,8 +173,10 @@ extension LedgerRecords {
         do { return try body() } catch { throw RecordError(key: key, why: "\(error)") }
     }
 
+    /// Scans every block once (checking that each chains to its parent and indexing hashes and transactions) and
+    /// keeps only the last `keep + 1` in memory.
     static func loadRecords(
-        config: ChainConfig, meta: [UInt8], store: any KeyValueStore
+        config: ChainConfig, meta: [UInt8], store: any KeyValueStore, keep: UInt64
     ) throws -> (Ledger, stale: [[UInt8]]) {
         var r = RLPReader(meta)
         var m = try decoding(metaKey) { () throws in try r.readList() }
@@ -167,16 +194,34 @@ extension LedgerRecords {
             throw LedgerError.dataDirectoryChainMismatch(stored: chainID, configured: config.chainID)
         }
         var blocks: [Block] = []
+        var blockNumbers: [[UInt8]: UInt64] = [:]
+        var locations: [[UInt8]: TransactionLocation] = [:]
+        var previous: Block?
+        var expected: UInt64 = 0
         try store.scan(prefix: [blockTag]) { key, value in
             try checkKey(key, length: 9)
             let number = readBE64(key[1...])
             guard number <= headNumber else { return false }
             let block = try decoding(key) { () throws in try decodeBlock(value) }
-            guard block.number == number else { throw RecordError(key: key, why: "holds block \(block.number)") }
-            blocks.append(block)
+            guard block.number == number, number == expected else {
+                throw LedgerError.corruptDataDirectory(
+                    "data directory is inconsistent: expected blocks 0…\(headNumber), found block \(number) "
+                        + "after \(previous.map { String($0.number) } ?? "none")")
+            }
+            if let previous, block.header.parentHash != previous.hash {
+                throw LedgerError.corruptDataDirectory(
+                    "data directory is inconsistent: block \(number) does not chain to its parent")
+            }
+            blockNumbers[block.hash] = number
+            for (index, tx) in block.transactions.enumerated() {
+                locations[tx.hash] = TransactionLocation(blockNumber: number, index: index)
+            }
+            if number + keep >= headNumber { blocks.append(block) }
+            previous = block
+            expected += 1
             return true
         }
-        guard blocks.count == Int(headNumber) + 1, blocks.first?.hash == genesisHash else {
+        guard expected == headNumber + 1, blockNumbers[genesisHash] == 0 else {
             throw LedgerError.corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(headNumber)")
         }
         var accounts: [Address: Account] = [:]
@@ -208,7 +253,8 @@ extension LedgerRecords {
         let ledger = try Ledger(
             config: config,
             restoring: StoredChain(
-                blocks: blocks, accounts: accounts, history: history, pool: pool, burned: burned, supply: supply))
+                blocks: blocks, blockNumbers: blockNumbers, transactionLocations: locations, genesisHash: genesisHash,
+                accounts: accounts, history: history, pool: pool, burned: burned, supply: supply))
         let stale = pool.map(\.hash).filter { !ledger.pool.contains($0) }
         return (ledger, stale)
     }

@@ -31,14 +31,14 @@ import Testing
             var committed: UInt64 = lastSeen
             let reader = out.fileHandleForReading
             while buffer.split(separator: UInt8(ascii: "\n")).count < wantLines {
-                let chunk = reader.availableData
+                let chunk = Self.readChunk(reader)
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
             }
             usleep(UInt32.random(in: 0...3_000, using: &rng))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            buffer.append(reader.readDataToEndOfFile())
+            buffer.append(Self.readToEnd(reader))
             for line in buffer.split(separator: UInt8(ascii: "\n")) {
                 if let n = UInt64(String(decoding: line, as: UTF8.self)) { committed = max(committed, n) }
             }
@@ -59,6 +59,26 @@ import Testing
         }
         #expect(kills == 20)
         #expect(lastSeen > 20)
+    }
+
+    /// What the pipe holds next (empty at its end), retrying a read a signal interrupted: Foundation's
+    /// `availableData` traps on EINTR, which child processes exiting around the test make likely.
+    static func readChunk(_ handle: FileHandle) -> Data {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(handle.fileDescriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            return count <= 0 ? Data() : Data(buffer[0..<count])
+        }
+    }
+
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        while true {
+            let chunk = readChunk(handle)
+            if chunk.isEmpty { return data }
+            data.append(chunk)
+        }
     }
 
     static func contents(_ path: String) throws -> [String: Data] {
@@ -84,13 +104,13 @@ import Testing
         var buffer = Data()
         let reader = out.fileHandleForReading
         while buffer.split(separator: UInt8(ascii: "\n")).count < 30 {
-            let chunk = reader.availableData
+            let chunk = Self.readChunk(reader)
             if chunk.isEmpty { break }
             buffer.append(chunk)
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        buffer.append(reader.readDataToEndOfFile())
+        buffer.append(Self.readToEnd(reader))
         let committed =
             buffer.split(separator: UInt8(ascii: "\n")).compactMap { UInt64(String(decoding: $0, as: UTF8.self)) }.max()
             ?? 0

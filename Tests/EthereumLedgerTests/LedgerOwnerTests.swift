@@ -221,4 +221,56 @@ struct Observed: Equatable {
         ) { try open(store) }
         #expect(try store.get([UInt8(ascii: "M")]) == nil)
     }
+
+    @Test func historyStaysInTheStoreAndIsReadThroughABoundedCache() throws {
+        let store = InMemoryStore()
+        func open() throws -> PersistentLedger {
+            try PersistentLedger.open(
+                config: Fixtures.config, genesis: PersistenceTests.genesis, store: store, recentBlocks: 8)
+        }
+        var owner = try open()
+        var hashes: [[UInt8]] = [owner.ledger.head.hash]
+        var transactions: [LedgerTransaction] = []
+        for n in 0..<300 {
+            let tx = Signed.transfer(nonce: UInt64(n))
+            transactions.append(tx)
+            _ = try owner.run { try $0.submit(tx, now: now) }
+            hashes.append(owner.ledger.head.hash)
+        }
+        // Memory holds the recent blocks only; the rest are read back through a bounded cache.
+        #expect(owner.ledger.blocksInMemory <= 17)
+        #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == hashes)
+        #expect(owner.cachedBlockCount == PersistentLedger.cachedBlocks)
+        let (receipt, block) = try #require(owner.ledger.receipt(transactions[3].hash))
+        #expect(block.number == 4)
+        #expect(receipt.transactionHash == transactions[3].hash)
+        #expect(receipt.from == Signed.alice.address)
+        #expect(owner.ledger.transaction(transactions[3].hash)?.1 == TransactionLocation(blockNumber: 4, index: 0))
+        #expect(owner.ledger.block(hash: hashes[10])?.number == 10)
+
+        // A revert over blocks mined after a snapshot, and reorgs deeper than memory.
+        let id = owner.perform { $0.snapshot() }
+        _ = try owner.run { try $0.mine(blocks: 50, now: now) }
+        #expect(try owner.run { try $0.revert(to: id) })
+        #expect(owner.ledger.head.hash == hashes[300])
+        let replaced = try owner.run { try $0.reorg(depth: 100, requeueTransactions: true, now: now) }
+        #expect(replaced.count == 100)
+        #expect(owner.ledger.blockNumber == 300)
+        #expect(owner.ledger.block(number: 200)?.hash == hashes[200])
+        #expect(owner.ledger.block(number: 201)?.hash != hashes[201])
+        #expect(owner.ledger.account(Signed.alice.address).nonce == 300)
+        let afterReorg = (0...300).map { owner.ledger.block(number: UInt64($0))?.hash }
+        let second = owner.perform { $0.snapshot() }
+        _ = try owner.run { try $0.reorg(depth: 150, requeueTransactions: false, now: now) }
+        _ = try owner.run { try $0.mine(blocks: 20, now: now) }
+        #expect(owner.ledger.blockNumber == 320)
+        #expect(try owner.run { try $0.revert(to: second) })
+        #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == afterReorg)
+        #expect(owner.ledger.blocksInMemory <= 17)
+
+        let reopened = try open().ledger
+        #expect(Observed(reopened) == Observed(owner.ledger))
+        #expect(reopened.blocksInMemory == 9)
+        #expect((0...300).map { reopened.block(number: UInt64($0))?.hash } == afterReorg)
+    }
 }
