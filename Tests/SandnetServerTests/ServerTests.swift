@@ -140,7 +140,8 @@ struct RunningNode {
                 return result.withLock { $0 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(20))
+                // A hang guard only: generous enough never to decide a passing run on an overloaded machine.
+                try await Task.sleep(for: .seconds(300))
                 return nil
             }
             let first = try await group.next() ?? nil

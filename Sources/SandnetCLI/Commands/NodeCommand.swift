@@ -158,12 +158,16 @@ struct NodeCommand: AsyncParsableCommand {
         }
         if let loadState {
             guard let data = FileManager.default.contents(atPath: loadState) else { throw CLIError("cannot read \(loadState)") }
-            do {
-                _ = try node.dispatcher.handle(
-                    JSON.object([
-                        ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
-                        ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
-                    ]).bytes)
+            // Through anvil_loadState, so the file gets exactly the checks a client's dump gets; a refusal stops the
+            // node before it binds (it used to be dropped, leaving a node without the state it was asked to load).
+            let reply = node.dispatcher.handle(
+                request: JSON.object([
+                    ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
+                    ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
+                ]))
+            guard reply?["result"] == .bool(true) else {
+                let reason = reply?["error"]?["message"]?.stringValue ?? "no answer"
+                throw CLIError("--load-state \(loadState): \(reason)")
             }
         }
         var server = ServerConfiguration()
@@ -190,7 +194,11 @@ struct NodeCommand: AsyncParsableCommand {
         }
         if let dumpState {
             let dump = StateDump.dump(node.snapshotOfLedger)
-            FileManager.default.createFile(atPath: dumpState, contents: Data(dump.bytes))
+            do {
+                try Data(dump.bytes).write(to: URL(fileURLWithPath: dumpState), options: .atomic)
+            } catch {
+                throw CLIError("--dump-state \(dumpState): cannot write the state dump: \(error.localizedDescription)")
+            }
         }
     }
 
