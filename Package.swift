@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding"),
+        // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
+        .target(name: "JSONCoding"),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
@@ -74,7 +76,7 @@ let package = Package(
 
         .target(
             name: "EthereumTransactions",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "JSONCoding"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
@@ -82,21 +84,21 @@ let package = Package(
             dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "KeyValueStorage"]),
 
         // MARK: JSON-RPC wire layer (no HTTP)
-        .target(name: "JSONRPC"),
+        .target(name: "JSONRPC", dependencies: ["JSONCoding"]),
 
         // MARK: The node core: ledger + JSON-RPC methods + faucet (no HTTP)
         .target(
             name: "SandnetNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "KeyValueStorage", "JSONRPC",
+                "EthereumLedger", "KeyValueStorage", "JSONCoding", "JSONRPC",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
             dependencies: [
-                "SandnetNode", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
+                "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -115,7 +117,7 @@ let package = Package(
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONRPC",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONCoding", "JSONRPC",
                 "KeyValueStorage", "HDWallet",
             ]),
         .testTarget(
@@ -126,7 +128,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONRPC", "CandidCoding", "ICPIdentity",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity",
                 "ICPAgent", "ICPReplica", "ICPLedgerService",
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -136,14 +138,14 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding", "ICPIdentity",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding",
             ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPReplica",
+                "SandnetServer", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPReplica",
                 "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -153,17 +155,17 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
-                "SandnetServer", "SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
+                "SandnetServer", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
                 "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
             name: "SandnetNodeTests",
-            dependencies: ["SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
+            dependencies: ["SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
         .testTarget(
             name: "EthereumLedgerTests",
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
@@ -174,7 +176,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "SandnetNode", "JSONRPC", "EthereumTypes", "TestSupport"]),
+            dependencies: ["ScenarioRunner", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTypes", "TestSupport"]),
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
@@ -200,7 +202,7 @@ package.targets.append(contentsOf: [
         name: "FuzzHarnesses",
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
-            "HDWallet", "SecretStorage", "JSONRPC", "ScenarioRunner",
+            "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])

@@ -1,3 +1,5 @@
+import JSONCoding
+
 /// A handler for one method call. Returns the result, or throws an error the dispatcher maps.
 public typealias RPCMethod = @Sendable (RPCParams) throws -> JSON
 

@@ -1,3 +1,5 @@
+import JSONCoding
+
 /// A JSON-RPC 2.0 error object. Codes and texts follow go-ethereum (`rpc/errors.go`), which clients parse.
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import ICPReplica
+import JSONCoding
 import JSONRPC
 import Logging
 import NIOCore

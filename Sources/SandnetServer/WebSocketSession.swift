@@ -2,6 +2,7 @@ import ByteCoding
 import EthereumLedger
 import Foundation
 import HummingbirdWebSocket
+import JSONCoding
 import JSONRPC
 import Logging
 import SandnetNode

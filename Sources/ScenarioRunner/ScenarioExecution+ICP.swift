@@ -4,6 +4,7 @@ import EthereumTypes
 import ICPAgent
 import ICPIdentity
 import ICPLedgerService
+import JSONCoding
 import JSONRPC
 
 /// A ledger `Err` result of an ICP call: the Candid text of the error variant.

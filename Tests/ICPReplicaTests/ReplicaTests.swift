@@ -1,4 +1,5 @@
 import CBORCoding
+import JSONCoding
 import JSONRPC
 import CryptoCore
 import ICPAgent

@@ -2,6 +2,7 @@ import ByteCoding
 import EthereumTypes
 import Foundation
 import HummingbirdWSClient
+import JSONCoding
 import JSONRPC
 import Logging
 import SandnetNode

@@ -7,6 +7,7 @@ import ICPIdentity
 import ICPLedger
 import ICPLedgerService
 import ICPReplica
+import JSONCoding
 import JSONRPC
 import KeyValueStorage
 import Logging
