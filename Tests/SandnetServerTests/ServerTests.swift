@@ -21,12 +21,16 @@ struct RunningNode {
     let task: Task<Void, Error>
     let port: Int
 
-    static func start(_ configure: (inout NodeConfiguration) -> Void = { _ in }) async throws -> RunningNode {
+    static func start(
+        _ configure: (inout NodeConfiguration) -> Void = { _ in },
+        server configureServer: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> RunningNode {
         var config = NodeConfiguration()
         configure(&config)
         let node = try SandnetNode(configuration: config)
         var serverConfig = ServerConfiguration()
         serverConfig.port = 0
+        configureServer(&serverConfig)
         let server = NodeServer(node: node, configuration: serverConfig)
         let task = Task { try await server.run(handleSignals: false) }
         guard let port = await server.waitUntilListening() else { throw RPCError.internalError("server did not start") }
