@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
-        .target(name: "CandidCoding"),
+        .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
@@ -65,7 +65,7 @@ let package = Package(
         // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
         .target(
             name: "HDWallet",
-            dependencies: ["EthereumTypes", "CryptoCore"],
+            dependencies: ["ByteCoding", "CryptoCore"],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/wordlists")]),
         .target(
@@ -74,7 +74,7 @@ let package = Package(
 
         .target(
             name: "EthereumTransactions",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
@@ -106,11 +106,12 @@ let package = Package(
         .target(name: "CBORCoding"),
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
-            name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+            name: "ICPLedger",
+            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
         // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
         .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
         // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
-        .target(name: "ICPAgent", dependencies: ["CBORCoding", "ICPIdentity"]),
+        .target(name: "ICPAgent", dependencies: ["ByteCoding", "CBORCoding", "CandidCoding", "ICPIdentity"]),
         // A development replica: the IC HTTP interface's envelopes, request statuses and certificates (no HTTP).
         .target(
             name: "ICPReplica",
@@ -154,7 +155,7 @@ let package = Package(
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
-        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "Conformance"]),
+        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
@@ -168,7 +169,7 @@ let package = Package(
             name: "EthereumLedgerTests",
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
-        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
@@ -179,6 +180,7 @@ let package = Package(
             name: "EthereumTransactionsTests",
             dependencies: [
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+                "HDWallet",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),
