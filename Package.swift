@@ -1,22 +1,30 @@
 // swift-tools-version: 6.1
 // Sandnet: a local proving ground for wallet developers. See README.md.
 //
-// Layers (dependencies point one way, top to bottom):
-//   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
-//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
-//   crypto               CryptoCore                                (the only Swift code calling C crypto)
-//   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
-//   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
-//   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
-//   conformance          Conformance                               (official vector suites)
-//   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
-//   scenarios            ScenarioRunner                            (YAML wallet scenarios; Yams, no HTTP server)
-//   command line         SandnetCLI -> `sandnet`
+// Layers (dependencies point one way, top to bottom; README "Package layout" describes the same):
+//   C system libraries  CSecp256k1, COpenSSL, CLevelDB                        (module maps only)
+//   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
+//                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding  (stdlib only)
+//   crypto              CryptoCore                       (the only Swift code calling C crypto)
+//   storage             KeyValueStorage                  (the only Swift code calling LevelDB)
+//   wallet              HDWallet                         (BIP-39/32/44; chain-neutral: no addresses)
+//     Ethereum          SecretStorage (Web3 Secret Storage v3), EthereumTransactions (addresses of HD keys,
+//                       transactions, EIP-191/712, ERC-20 ABI)
+//     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
+//                       (the Ethereum and ICP wallet targets never depend on each other)
+//   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
+//   JSON-RPC and node   JSONRPC, SandnetNode, ICPReplica (no HTTP)
+//   server              SandnetServer                    (Hummingbird)
+//   scenarios           ScenarioRunner                   (YAML wallet scenarios; Yams, no HTTP server)
+//   conformance         Conformance                      (official vector suites)
+//   command line        SandnetCLI -> `sandnet`
 import PackageDescription
 
 let package = Package(
     name: "Sandnet",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Linux and macOS only: the wallet targets call system OpenSSL (libcrypto) and libsecp256k1, which iOS does
+    // not ship (see the README, "Platforms").
+    platforms: [.macOS(.v14)],
     products: [
         .library(
             name: "SandnetCodecs",
