@@ -1,22 +1,31 @@
 // swift-tools-version: 6.1
 // Sandnet: a local proving ground for wallet developers. See README.md.
 //
-// Layers (dependencies point one way, top to bottom):
-//   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
-//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
-//   crypto               CryptoCore                                (the only Swift code calling C crypto)
-//   storage              KeyValueStorage                           (the only Swift code calling LevelDB)
-//   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
-//   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
-//   conformance          Conformance                               (official vector suites)
-//   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
-//   scenarios            ScenarioRunner                            (YAML wallet scenarios; Yams, no HTTP server)
-//   command line         SandnetCLI -> `sandnet`
+// Layers (dependencies point one way, top to bottom; README "Package layout" describes the same):
+//   C system libraries  CSecp256k1, COpenSSL, CLevelDB                        (module maps only)
+//   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
+//                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
+//                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
+//   crypto              CryptoCore                       (the only Swift code calling C crypto)
+//   storage             KeyValueStorage                  (the only Swift code calling LevelDB)
+//   wallet              HDWallet                         (BIP-39/32/44; chain-neutral: no addresses)
+//     Ethereum          SecretStorage (Web3 Secret Storage v3), EthereumTransactions (addresses of HD keys,
+//                       transactions, EIP-191/712, ERC-20 ABI)
+//     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
+//                       (the Ethereum and ICP wallet targets never depend on each other)
+//   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
+//   JSON-RPC and node   JSONRPC, SandnetNode, ICPReplica (no HTTP)
+//   server              SandnetServer                    (Hummingbird)
+//   scenarios           ScenarioRunner                   (YAML wallet scenarios; Yams, no HTTP server)
+//   conformance         Conformance                      (official vector suites)
+//   command line        SandnetCLI -> `sandnet`
 import PackageDescription
 
 let package = Package(
     name: "Sandnet",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Linux and macOS only: the wallet targets call system OpenSSL (libcrypto) and libsecp256k1, which iOS does
+    // not ship (see the README, "Platforms").
+    platforms: [.macOS(.v14)],
     products: [
         .library(
             name: "SandnetCodecs",
@@ -54,7 +63,7 @@ let package = Package(
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
-        .target(name: "CandidCoding"),
+        .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
         .target(name: "JSONCoding"),
 
@@ -67,7 +76,7 @@ let package = Package(
         // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
         .target(
             name: "HDWallet",
-            dependencies: ["EthereumTypes", "CryptoCore"],
+            dependencies: ["ByteCoding", "CryptoCore"],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/wordlists")]),
         .target(
@@ -76,7 +85,9 @@ let package = Package(
 
         .target(
             name: "EthereumTransactions",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "JSONCoding"]),
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
+            ]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
@@ -108,11 +119,12 @@ let package = Package(
         .target(name: "CBORCoding"),
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
-            name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+            name: "ICPLedger",
+            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
         // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
         .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
         // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
-        .target(name: "ICPAgent", dependencies: ["CBORCoding", "ICPIdentity"]),
+        .target(name: "ICPAgent", dependencies: ["ByteCoding", "CBORCoding", "CandidCoding", "ICPIdentity"]),
         // A development replica: the IC HTTP interface's envelopes, request statuses and certificates (no HTTP).
         .target(
             name: "ICPReplica",
@@ -156,7 +168,7 @@ let package = Package(
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
-        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "Conformance"]),
+        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
@@ -170,7 +182,7 @@ let package = Package(
             name: "EthereumLedgerTests",
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
-        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
@@ -181,6 +193,7 @@ let package = Package(
             name: "EthereumTransactionsTests",
             dependencies: [
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+                "HDWallet",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),

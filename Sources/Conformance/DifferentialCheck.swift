@@ -294,7 +294,9 @@ public enum DifferentialCheck {
         case .int32: return .integer(Int32.random(in: .min ... .max, using: &random))
         case .int64: return .string(String(Int64.random(in: .min ... .max, using: &random)))
         case .float64:
-            let choices = [0, 1.5, -2.25, 1e300, Double.leastNonzeroMagnitude, Double.random(in: -1e6...1e6, using: &random)]
+            let choices = [
+                0, 1.5, -2.25, 1e300, Double.leastNonzeroMagnitude, Double.random(in: -1e6...1e6, using: &random),
+            ]
             return CandidJSON.float(choices.randomElement(using: &random)!)
         case .text:
             let pieces = ["", "a", "hello", "é", "日本", "🦀", "\"q\"", "\\", "\n", "DIDL"]

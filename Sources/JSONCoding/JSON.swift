@@ -105,7 +105,8 @@ extension JSON {
 
     static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// Appends `s` as a JSON string literal (RFC 8259 escaping) to `out`: the package's one JSON string escaper.
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
