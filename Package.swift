@@ -1,23 +1,32 @@
 // swift-tools-version: 6.1
 // Sandnet: a local proving ground for wallet developers. See README.md.
 //
-// Layers (dependencies point one way, top to bottom):
-//   C system libraries   CSecp256k1, COpenSSL, CLevelDB           (module maps only)
-//   codecs               ByteCoding, KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie   (stdlib only)
-//   crypto               CryptoCore                                (the only Swift code calling C crypto)
-//   storage              KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only Swift code calling LevelDB)
-//   wallet               HDWallet (BIP39/32/44), SecretStorage (Web3 Secret Storage v3 keystores)
-//   wallet               EthereumTransactions                      (transactions, EIP-191/712, ERC-20 ABI)
-//   conformance          Conformance                               (official vector suites)
-//   ledger               EthereumLedger (pure value), EthereumLedgerStorage (its owner over a key-value store)
-//   ICP                  CBORCoding (codec), ICPIdentity (principals, accounts, request ids), ICPLedger (ledger core)
-//   scenarios            ScenarioRunner                            (YAML wallet scenarios; Yams, no HTTP server)
-//   command line         SandnetCLI -> `sandnet`
+// Layers (dependencies point one way, top to bottom; README "Package layout" describes the same):
+//   C system libraries  CSecp256k1, COpenSSL, CLevelDB                        (module maps only)
+//   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
+//                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
+//                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
+//   crypto              CryptoCore                       (the only Swift code calling C crypto)
+//   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
+//   wallet              HDWallet                         (BIP-39/32/44; chain-neutral: no addresses)
+//     Ethereum          SecretStorage (Web3 Secret Storage v3), EthereumTransactions (addresses of HD keys,
+//                       transactions, EIP-191/712, ERC-20 ABI)
+//     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
+//                       (the Ethereum and ICP wallet targets never depend on each other)
+//   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
+//                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
+//   JSON-RPC and node   JSONRPC, SandnetNode, ICPReplica (no HTTP)
+//   server              SandnetServer                    (Hummingbird)
+//   scenarios           ScenarioRunner                   (YAML wallet scenarios; Yams, no HTTP server)
+//   conformance         Conformance                      (official vector suites)
+//   command line        SandnetCLI -> `sandnet`
 import PackageDescription
 
 let package = Package(
     name: "Sandnet",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Linux and macOS only: the wallet targets call system OpenSSL (libcrypto) and libsecp256k1, which iOS does
+    // not ship (see the README, "Platforms").
+    platforms: [.macOS(.v14)],
     products: [
         .library(
             name: "SandnetCodecs",
@@ -56,7 +65,9 @@ let package = Package(
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
-        .target(name: "CandidCoding"),
+        .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
+        // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
+        .target(name: "JSONCoding"),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
@@ -68,7 +79,7 @@ let package = Package(
         // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
         .target(
             name: "HDWallet",
-            dependencies: ["EthereumTypes", "CryptoCore"],
+            dependencies: ["ByteCoding", "CryptoCore"],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/wordlists")]),
         .target(
@@ -77,7 +88,9 @@ let package = Package(
 
         .target(
             name: "EthereumTransactions",
-            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore"]),
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
+            ]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
@@ -91,21 +104,21 @@ let package = Package(
             ]),
 
         // MARK: JSON-RPC wire layer (no HTTP)
-        .target(name: "JSONRPC"),
+        .target(name: "JSONRPC", dependencies: ["JSONCoding"]),
 
         // MARK: The node core: ledger + JSON-RPC methods + faucet (no HTTP)
         .target(
             name: "SandnetNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONRPC",
+                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "JSONRPC",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
             dependencies: [
-                "SandnetNode", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
+                "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -115,16 +128,17 @@ let package = Package(
         .target(name: "CBORCoding"),
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
-            name: "ICPLedger", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+            name: "ICPLedger",
+            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
         // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
         .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
         // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
-        .target(name: "ICPAgent", dependencies: ["CBORCoding", "ICPIdentity"]),
+        .target(name: "ICPAgent", dependencies: ["ByteCoding", "CBORCoding", "CandidCoding", "ICPIdentity"]),
         // A development replica: the IC HTTP interface's envelopes, request statuses and certificates (no HTTP).
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONRPC",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONCoding", "JSONRPC",
                 "KeyValueStorage", "HDWallet",
             ]),
         .testTarget(
@@ -135,7 +149,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONRPC", "CandidCoding", "ICPIdentity",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity",
                 "ICPAgent", "ICPReplica", "ICPLedgerService",
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -145,15 +159,15 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding", "ICPIdentity",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding",
             ]),
         .executableTarget(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
-                "LevelDBStorage", "SandnetNode",
-                "SandnetServer", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPReplica",
+                "LevelDBStorage", "SandnetNode", "SandnetServer", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity",
+                "ICPLedger", "ICPLedgerService", "ICPReplica",
                 "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -163,17 +177,17 @@ let package = Package(
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
-        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "Conformance"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
+        .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
-                "SandnetServer", "SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
+                "SandnetServer", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
                 "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
             name: "SandnetNodeTests",
-            dependencies: ["SandnetNode", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
+            dependencies: ["SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
         .testTarget(
             name: "EthereumLedgerTests",
             dependencies: [
@@ -181,17 +195,18 @@ let package = Package(
                 "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
-        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding", "EthereumTypes"]),
+        .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "SandnetNode", "JSONRPC", "EthereumTypes", "TestSupport"]),
+            dependencies: ["ScenarioRunner", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTypes", "TestSupport"]),
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+                "HDWallet",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),
@@ -215,7 +230,7 @@ package.targets.append(contentsOf: [
         name: "FuzzHarnesses",
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
-            "HDWallet", "SecretStorage", "JSONRPC", "ScenarioRunner",
+            "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])

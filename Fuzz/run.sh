@@ -2,7 +2,8 @@
 # Fuzz Sandnet's decoders with libFuzzer.
 #
 #   Fuzz/run.sh TARGET SECONDS [--asan] [-- LIBFUZZER_FLAGS...]   fuzz one target (Fuzz/run.sh list shows them)
-#   Fuzz/run.sh all SECONDS [--asan] [-- LIBFUZZER_FLAGS...]      every target in turn, SECONDS each
+#   Fuzz/run.sh all SECONDS [--asan] [-- LIBFUZZER_FLAGS...]      every target in turn, SECONDS each (0: no limit)
+#   FUZZ_RUNS=N Fuzz/run.sh TARGET|all 0 ...                       a fixed number of executions instead of a time
 #   Fuzz/run.sh build [--asan]                                   only build the fuzzing binary
 #   Fuzz/run.sh list                                             targets, -max_len, properties checked
 #
@@ -83,7 +84,17 @@ else
     TARGETS=("$COMMAND")
 fi
 
-WORK="$FUZZ_DIR/corpus-work"
+# FUZZ_RUNS: executions per target; a target slower per execution gets fewer (scaled to about the same time on the
+# 2-core machine: the scenario and rpc targets run whole documents or call sequences per input).
+runs_for() {
+    case "$1" in
+        scenario | rpc) echo $((FUZZ_RUNS / 10)) ;;
+        mnemonic | jsonrpc) echo $((FUZZ_RUNS / 2)) ;;
+        *) echo "$FUZZ_RUNS" ;;
+    esac
+}
+
+WORK="${FUZZ_WORK:-$FUZZ_DIR/corpus-work}"
 mkdir -p "$WORK/logs"
 FAILED=0
 SUMMARY=()
@@ -103,8 +114,10 @@ for target in "${TARGETS[@]}"; do
     echo "==> $target: ${SECONDS_PER_TARGET}s, -max_len=$max_len, $(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) corpus entries"
     start=$(date +%s.%N)
     set +e
+    limit_args=(-max_total_time="$SECONDS_PER_TARGET")
+    [ -n "${FUZZ_RUNS:-}" ] && limit_args+=(-runs="$(runs_for "$target")")
     "$BIN" --target="$target" \
-        -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+        "${limit_args[@]}" -max_len="$max_len" -timeout="${FUZZ_INPUT_TIMEOUT:-10}" -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$crashes/" "${dict_args[@]}" ${EXTRA[@]+"${EXTRA[@]}"} \
         "$corpus" "$seeds" "$FUZZ_DIR/Reproducers/$target" >"$log" 2>&1
     rc=$?

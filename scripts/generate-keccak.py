@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
 """Generates Sources/KeccakHashing/KeccakPermutation.swift: Keccak-f[1600] with 24 unrolled rounds
-over 25 local UInt64 lanes (FIPS 202 §3.2; round constants and rotation offsets from the Keccak reference)."""
+over 25 local UInt64 lanes (FIPS 202 §3.2; round constants and rotation offsets from the Keccak reference).
+
+    scripts/generate-keccak.py > Sources/KeccakHashing/KeccakPermutation.swift   # regenerate
+    scripts/generate-keccak.py --check    # exit 1 (with a diff) unless the committed file is what this prints
+"""
+import argparse
+import difflib
+import pathlib
 import sys
+
+TARGET = pathlib.Path(__file__).resolve().parent.parent / "Sources" / "KeccakHashing" / "KeccakPermutation.swift"
 
 RC = [
     0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
@@ -61,4 +70,25 @@ for y in range(5):
     for x in range(5):
         w(f"    state[{x + 5 * y}] = {lane(x, y)}")
 w("}")
-sys.stdout.write("\n".join(out) + "\n")
+generated = "\n".join(out) + "\n"
+
+parser = argparse.ArgumentParser(description="Generate (or check) Sources/KeccakHashing/KeccakPermutation.swift.")
+parser.add_argument("--check", nargs="?", const=str(TARGET), metavar="FILE",
+                    help=f"compare FILE (default {TARGET.relative_to(TARGET.parents[2])}) with the generated text "
+                         "instead of printing it; exit 1 with a unified diff when they differ")
+arguments = parser.parse_args()
+if arguments.check is None:
+    sys.stdout.write(generated)
+    sys.exit(0)
+path = pathlib.Path(arguments.check)
+try:
+    committed = path.read_text(encoding="utf-8")
+except OSError as error:
+    sys.exit(f"generate-keccak: cannot read {path}: {error.strerror}")
+if committed != generated:
+    diff = difflib.unified_diff(committed.splitlines(keepends=True), generated.splitlines(keepends=True),
+                                fromfile=str(path), tofile="scripts/generate-keccak.py")
+    sys.stderr.writelines(list(diff)[:80])
+    sys.exit(f"generate-keccak: {path} differs from what scripts/generate-keccak.py generates; "
+             "regenerate it with `scripts/generate-keccak.py > Sources/KeccakHashing/KeccakPermutation.swift`")
+print(f"generate-keccak: {path} matches the generator")

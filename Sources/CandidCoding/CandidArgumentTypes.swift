@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A compiled argument (or result) type sequence, ready for repeated encoding and decoding.
 ///
 /// Candid spec, "Parameters and results": a message carries a type table and a sequence of argument types.
@@ -32,8 +34,8 @@ public struct CandidArgumentTypes: Sendable {
         self.environment = environment
         var header: [UInt8] = Array("DIDL".utf8)
         table.append(to: &header)
-        CandidLEB128.append(UInt64(arguments.count), to: &header)
-        for ref in arguments { CandidLEB128.append(signed: Int64(ref), to: &header) }
+        LEB128.append(UInt64(arguments.count), to: &header)
+        for ref in arguments { LEB128.append(signed: Int64(ref), to: &header) }
         self.header = header
     }
 

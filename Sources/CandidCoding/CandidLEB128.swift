@@ -1,46 +1,12 @@
-/// LEB128 and SLEB128 helpers (Candid spec, "Notation": `leb128` and `sleb128`).
+import ByteCoding
+
+/// LEB128 and SLEB128 of Candid's unbounded `nat` and `int` (Candid spec, "Notation": `leb128` and `sleb128`);
+/// fixed-width numbers go through ByteCoding's ``LEB128``.
 enum CandidLEB128 {
-    /// Appends an unsigned LEB128 number.
-    @inline(__always)
-    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(truncatingIfNeeded: value))
-    }
-
-    /// Appends a signed LEB128 number.
-    @inline(__always)
-    static func append(signed value: Int64, to bytes: inout [UInt8]) {
-        var value = value
-        while true {
-            let byte = UInt8(truncatingIfNeeded: value) & 0x7f
-            value >>= 7
-            if (value == 0 && byte & 0x40 == 0) || (value == -1 && byte & 0x40 != 0) {
-                bytes.append(byte)
-                return
-            }
-            bytes.append(byte | 0x80)
-        }
-    }
-
-    /// Number of bytes the unsigned LEB128 encoding of `value` takes.
-    static func size(_ value: UInt64) -> Int {
-        var value = value
-        var count = 1
-        while value >= 0x80 {
-            value >>= 7
-            count += 1
-        }
-        return count
-    }
-
     /// Appends a `nat` as unsigned LEB128.
     static func append(_ nat: CandidNat, to bytes: inout [UInt8]) {
         if let small = nat.uint64Value {
-            append(small, to: &bytes)
+            LEB128.append(small, to: &bytes)
             return
         }
         let groups = (nat.bitWidth + 6) / 7
@@ -53,7 +19,7 @@ enum CandidLEB128 {
     /// Appends an `int` as signed LEB128.
     static func append(_ int: CandidInt, to bytes: inout [UInt8]) {
         if let small = int.int64Value {
-            append(signed: small, to: &bytes)
+            LEB128.append(signed: small, to: &bytes)
             return
         }
         if !int.isNegative {

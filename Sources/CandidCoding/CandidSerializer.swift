@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Serialises Candid values to the binary format (Candid spec, "Binary format", "Serialisation").
 ///
 /// The output is `DIDL`, the type table, the argument types, then the values (memory `M`). Record fields are
@@ -92,10 +94,10 @@ struct CandidValueWriter {
         case .vec(let inner):
             switch value {
             case .blob(let data) where inner == CandidTypeTable.nat8:
-                CandidLEB128.append(UInt64(data.count), to: &bytes)
+                LEB128.append(UInt64(data.count), to: &bytes)
                 bytes.append(contentsOf: data)
             case .vec(let elements):
-                CandidLEB128.append(UInt64(elements.count), to: &bytes)
+                LEB128.append(UInt64(elements.count), to: &bytes)
                 if let size = CandidTypeTable.fixedSize(inner) {
                     bytes.reserveCapacity(bytes.count + elements.count * size)
                 }
@@ -140,7 +142,7 @@ struct CandidValueWriter {
             guard case .variant(let selected) = value,
                 let index = fields.firstIndex(where: { $0.id == selected.label.id })
             else { throw mismatch(value, ref) }
-            CandidLEB128.append(UInt64(index), to: &bytes)
+            LEB128.append(UInt64(index), to: &bytes)
             do {
                 try write(selected.value, at: fields[index].type)
             } catch {
@@ -150,7 +152,7 @@ struct CandidValueWriter {
             guard case .function(let reference) = value else { throw mismatch(value, ref) }
             bytes.append(1)
             appendPrincipal(reference.service)
-            CandidLEB128.append(UInt64(reference.method.utf8.count), to: &bytes)
+            LEB128.append(UInt64(reference.method.utf8.count), to: &bytes)
             bytes.append(contentsOf: reference.method.utf8)
         case .service:
             switch value {
@@ -165,7 +167,7 @@ struct CandidValueWriter {
     @inline(__always)
     private mutating func appendPrincipal(_ principal: CandidPrincipal) {
         bytes.append(1)
-        CandidLEB128.append(UInt64(principal.bytes.count), to: &bytes)
+        LEB128.append(UInt64(principal.bytes.count), to: &bytes)
         bytes.append(contentsOf: principal.bytes)
     }
 
@@ -188,7 +190,7 @@ struct CandidValueWriter {
             bytes.append(flag ? 1 : 0)
         case CandidTypeTable.text:
             guard case .text(let string) = value else { throw mismatch(value, ref) }
-            CandidLEB128.append(UInt64(string.utf8.count), to: &bytes)
+            LEB128.append(UInt64(string.utf8.count), to: &bytes)
             bytes.append(contentsOf: string.utf8)
         case CandidTypeTable.float32:
             switch value {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A compiled type graph in the shape of a Candid type table (Candid spec, "Type table").
 ///
 /// A type reference is an `Int32`: negative values are primitive opcodes, non-negative values index `nodes`.
@@ -143,37 +145,37 @@ struct CandidTypeTable: Sendable {
 
     /// Appends the type table (count and entries) in the binary format.
     func append(to bytes: inout [UInt8]) {
-        CandidLEB128.append(UInt64(nodes.count), to: &bytes)
+        LEB128.append(UInt64(nodes.count), to: &bytes)
         for node in nodes {
             switch node {
             case .opt(let inner):
                 bytes.append(0x6e)
-                CandidLEB128.append(signed: Int64(inner), to: &bytes)
+                LEB128.append(signed: Int64(inner), to: &bytes)
             case .vec(let inner):
                 bytes.append(0x6d)
-                CandidLEB128.append(signed: Int64(inner), to: &bytes)
+                LEB128.append(signed: Int64(inner), to: &bytes)
             case .record(let fields), .variant(let fields):
                 if case .record = node { bytes.append(0x6c) } else { bytes.append(0x6b) }
-                CandidLEB128.append(UInt64(fields.count), to: &bytes)
+                LEB128.append(UInt64(fields.count), to: &bytes)
                 for field in fields {
-                    CandidLEB128.append(UInt64(field.id), to: &bytes)
-                    CandidLEB128.append(signed: Int64(field.type), to: &bytes)
+                    LEB128.append(UInt64(field.id), to: &bytes)
+                    LEB128.append(signed: Int64(field.type), to: &bytes)
                 }
             case .function(let function):
                 bytes.append(0x6a)
-                CandidLEB128.append(UInt64(function.arguments.count), to: &bytes)
-                for ref in function.arguments { CandidLEB128.append(signed: Int64(ref), to: &bytes) }
-                CandidLEB128.append(UInt64(function.results.count), to: &bytes)
-                for ref in function.results { CandidLEB128.append(signed: Int64(ref), to: &bytes) }
-                CandidLEB128.append(UInt64(function.modes.count), to: &bytes)
+                LEB128.append(UInt64(function.arguments.count), to: &bytes)
+                for ref in function.arguments { LEB128.append(signed: Int64(ref), to: &bytes) }
+                LEB128.append(UInt64(function.results.count), to: &bytes)
+                for ref in function.results { LEB128.append(signed: Int64(ref), to: &bytes) }
+                LEB128.append(UInt64(function.modes.count), to: &bytes)
                 bytes.append(contentsOf: function.modes)
             case .service(let methods):
                 bytes.append(0x69)
-                CandidLEB128.append(UInt64(methods.count), to: &bytes)
+                LEB128.append(UInt64(methods.count), to: &bytes)
                 for method in methods {
-                    CandidLEB128.append(UInt64(method.name.utf8.count), to: &bytes)
+                    LEB128.append(UInt64(method.name.utf8.count), to: &bytes)
                     bytes.append(contentsOf: method.name.utf8)
-                    CandidLEB128.append(signed: Int64(method.type), to: &bytes)
+                    LEB128.append(signed: Int64(method.type), to: &bytes)
                 }
             case .future:
                 // Never produced for encoding: future types only come from the wire. Encode as an empty record.

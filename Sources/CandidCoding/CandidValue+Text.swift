@@ -32,7 +32,8 @@ extension CandidValue {
         return output + "\""
     }
 
-    static func blobLiteral(_ bytes: [UInt8]) -> String {
+    /// A `blob "…"` literal in Candid text syntax: printable ASCII as is, every other byte as `\xx`.
+    public static func blobLiteral(_ bytes: [UInt8]) -> String {
         var output = "blob \""
         let digits = Array("0123456789abcdef")
         for byte in bytes {

@@ -1,7 +1,9 @@
+import JSONCoding
+
 /// What an implementation answered to one adapter request.
 public enum AdapterResponse: Sendable, Equatable {
     /// `{"id": N, "result": {...}}`
-    case result(JSONValue)
+    case result(JSON)
     /// `{"id": N, "error": "..."}`: the implementation rejected the input.
     case error(String)
     /// `{"id": N, "unsupported": true}`: the implementation cannot do this operation (or this input).
@@ -22,7 +24,7 @@ public protocol AdapterEndpoint: AnyObject {
     /// The operations it supports (the `hello` handshake).
     func hello() throws(AdapterError) -> Set<String>
     /// Performs one operation.
-    func call(_ op: String, _ input: JSONValue) throws(AdapterError) -> AdapterResponse
+    func call(_ op: String, _ input: JSON) throws(AdapterError) -> AdapterResponse
 }
 
 /// Every operation of the protocol, in documentation order.

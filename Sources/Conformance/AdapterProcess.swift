@@ -1,4 +1,5 @@
 import Foundation
+import JSONCoding
 
 #if canImport(Glibc)
     import Glibc
@@ -75,20 +76,20 @@ public final class AdapterProcess: AdapterEndpoint {
     }
 
     public func hello() throws(AdapterError) -> Set<String> {
-        guard case .result(let result) = try call("hello", .object([:])) else {
+        guard case .result(let result) = try call("hello", .object([])) else {
             throw AdapterError("\(label): the hello request got no result")
         }
-        guard let ops = result["ops"]?.array?.compactMap(\.string) else {
+        guard let ops = result["ops"]?.arrayValue?.compactMap(\.stringValue) else {
             throw AdapterError("\(label): hello result has no \"ops\" array: \(result.jsonText)")
         }
         return Set(ops)
     }
 
-    public func call(_ op: String, _ input: JSONValue) throws(AdapterError) -> AdapterResponse {
+    public func call(_ op: String, _ input: JSON) throws(AdapterError) -> AdapterResponse {
         if let broken { throw broken }
         let id = nextID
         nextID += 1
-        let request = JSONValue.object(["id": .integer(id), "op": .string(op), "input": input])
+        let request = JSON.object([("id", .integer(id)), ("op", .string(op)), ("input", input)])
         do {
             try send(request.jsonText + "\n")
             let line = try readLine(for: "request \(id) (\(op))")
@@ -155,16 +156,16 @@ public final class AdapterProcess: AdapterEndpoint {
 
     func parse(_ line: String, id: Int, op: String) throws(AdapterError) -> AdapterResponse {
         let shown = line.count > 200 ? String(line.prefix(200)) + "…" : line
-        let response: JSONValue
-        do { response = try JSONValue.parse(line) } catch {
+        let response: JSON
+        do { response = try JSON.parse(line) } catch {
             throw AdapterError("\(label): request \(id) (\(op)) got a line that is not JSON: \(shown)")
         }
         guard response["id"]?.uint64 == UInt64(id) else {
             throw AdapterError("\(label): request \(id) (\(op)) got a response with another id: \(shown)")
         }
         if let result = response["result"], case .object = result { return .result(result) }
-        if let error = response["error"] { return .error(error.string ?? error.jsonText) }
-        if response["unsupported"] == .bool(true) { return .unsupported(response["reason"]?.string ?? "unsupported") }
+        if let error = response["error"] { return .error(error.stringValue ?? error.jsonText) }
+        if response["unsupported"] == .bool(true) { return .unsupported(response["reason"]?.stringValue ?? "unsupported") }
         throw AdapterError(
             "\(label): request \(id) (\(op)) got neither result, error nor unsupported: \(shown)")
     }

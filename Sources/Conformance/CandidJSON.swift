@@ -1,4 +1,5 @@
 import CandidCoding
+import JSONCoding
 
 /// The adapter protocol's JSON form of Candid types and values (docs/adapters.md, "Candid").
 ///
@@ -21,7 +22,7 @@ enum CandidJSON {
     /// The JSON form of a type, with names resolved through `environment`.
     static func json(
         _ type: CandidType, environment: CandidTypeEnvironment, resolving: Set<String> = []
-    ) throws(Unsupported) -> JSONValue {
+    ) throws(Unsupported) -> JSON {
         switch type {
         case .named(let name):
             guard !resolving.contains(name) else { throw Unsupported(description: "recursive type \(name)") }
@@ -29,12 +30,12 @@ enum CandidJSON {
                 throw Unsupported(description: "unknown type \(name)")
             }
             return try json(definition, environment: environment, resolving: resolving.union([name]))
-        case .opt(let inner): return .object(["opt": try json(inner, environment: environment, resolving: resolving)])
-        case .vec(let inner): return .object(["vec": try json(inner, environment: environment, resolving: resolving)])
+        case .opt(let inner): return .object([("opt", try json(inner, environment: environment, resolving: resolving))])
+        case .vec(let inner): return .object([("vec", try json(inner, environment: environment, resolving: resolving))])
         case .record(let fields), .variant(let fields):
-            var list: [JSONValue] = []
+            var list: [JSON] = []
             for field in fields {
-                var entry: [String: JSONValue] = [
+                var entry: [String: JSON] = [
                     "type": try json(field.type, environment: environment, resolving: resolving)
                 ]
                 if let name = field.label.name {
@@ -42,10 +43,10 @@ enum CandidJSON {
                 } else {
                     entry["id"] = .integer(field.label.id)
                 }
-                list.append(.object(entry))
+                list.append(.sortedObject(entry))
             }
-            if case .record = type { return .object(["record": .array(list)]) }
-            return .object(["variant": .array(list)])
+            if case .record = type { return .object([("record", .array(list))]) }
+            return .object([("variant", .array(list))])
         case .function: throw Unsupported(description: "function types")
         case .service: throw Unsupported(description: "service types")
         default:
@@ -57,11 +58,11 @@ enum CandidJSON {
     }
 
     /// The type a JSON form denotes.
-    static func type(_ json: JSONValue) throws(Unsupported) -> CandidType {
-        if let name = json.string, let type = primitives[name] { return type }
+    static func type(_ json: JSON) throws(Unsupported) -> CandidType {
+        if let name = json.stringValue, let type = primitives[name] { return type }
         if let inner = json["opt"] { return .opt(try type(inner)) }
         if let inner = json["vec"] { return .vec(try type(inner)) }
-        if let list = json["record"]?.array ?? json["variant"]?.array {
+        if let list = json["record"]?.arrayValue ?? json["variant"]?.arrayValue {
             var fields: [CandidFieldType] = []
             for entry in list {
                 guard let fieldType = entry["type"] else { throw Unsupported(description: "field without type") }
@@ -72,8 +73,8 @@ enum CandidJSON {
         throw Unsupported(description: "not a Candid type: \(json.jsonText)")
     }
 
-    static func label(_ entry: JSONValue) throws(Unsupported) -> CandidLabel {
-        if let name = entry["name"]?.string { return CandidLabel(name) }
+    static func label(_ entry: JSON) throws(Unsupported) -> CandidLabel {
+        if let name = entry["name"]?.stringValue { return CandidLabel(name) }
         if let id = entry["id"]?.uint64, id <= UInt64(UInt32.max) { return CandidLabel(id: UInt32(id)) }
         throw Unsupported(description: "field without name or id")
     }
@@ -82,7 +83,7 @@ enum CandidJSON {
 
     /// The JSON form of a value of a (resolved, JSON-representable) type.
     static func json(_ value: CandidValue, type: CandidType, environment: CandidTypeEnvironment) throws(Unsupported)
-        -> JSONValue
+        -> JSON
     {
         let type = try resolved(type, environment)
         switch (value, type) {
@@ -107,22 +108,21 @@ enum CandidJSON {
             return .array([try json(inner, type: innerType, environment: environment)])
         case (.blob(let bytes), _): return .array(bytes.map { .integer($0) })
         case (.vec(let items), .vec(let innerType)):
-            var out: [JSONValue] = []
+            var out: [JSON] = []
             for item in items { out.append(try json(item, type: innerType, environment: environment)) }
             return .array(out)
         case (.record(let fields), .record(let fieldTypes)):
-            var out: [String: JSONValue] = [:]
+            var out: [String: JSON] = [:]
             for fieldType in fieldTypes {
                 guard let field = fields.first(where: { $0.label.id == fieldType.label.id }) else { continue }
                 out[key(fieldType.label)] = try json(field.value, type: fieldType.type, environment: environment)
             }
-            return .object(out)
+            return .sortedObject(out)
         case (.variant(let field), .variant(let fieldTypes)):
             guard let fieldType = fieldTypes.first(where: { $0.label.id == field.label.id }) else {
                 throw Unsupported(description: "variant case \(field.label) not in type")
             }
-            return .object([key(fieldType.label): try json(field.value, type: fieldType.type, environment: environment)]
-            )
+            return .object([(key(fieldType.label), try json(field.value, type: fieldType.type, environment: environment))])
         default:
             throw Unsupported(description: "value \(value.candidText) at type \(type.candidText)")
         }
@@ -132,7 +132,7 @@ enum CandidJSON {
         do { return try environment.resolve(type) } catch { throw Unsupported(description: "\(error)") }
     }
 
-    static func float(_ value: Double) -> JSONValue {
+    static func float(_ value: Double) -> JSON {
         if value.isNaN { return .string("nan") }
         if value.isInfinite { return .string(value < 0 ? "-inf" : "inf") }
         if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
@@ -140,7 +140,7 @@ enum CandidJSON {
     }
 
     /// The value a JSON form denotes at a type.
-    static func value(_ json: JSONValue, type: CandidType) throws(Unsupported) -> CandidValue {
+    static func value(_ json: JSON, type: CandidType) throws(Unsupported) -> CandidValue {
         func bad() -> Unsupported { Unsupported(description: "\(json.jsonText) is not a \(type.candidText)") }
         func number<T: FixedWidthInteger>(_: T.Type) throws(Unsupported) -> T {
             switch json {
@@ -190,16 +190,16 @@ enum CandidJSON {
         case .float32: return .float32(Float(try double()))
         case .float64: return .float64(try double())
         case .text:
-            guard let s = json.string else { throw bad() }
+            guard let s = json.stringValue else { throw bad() }
             return .text(s)
         case .principal:
-            guard let s = json.string, let p = try? CandidPrincipal(text: s) else { throw bad() }
+            guard let s = json.stringValue, let p = try? CandidPrincipal(text: s) else { throw bad() }
             return .principal(p)
         case .opt(let inner):
-            guard let list = json.array, list.count <= 1 else { throw bad() }
+            guard let list = json.arrayValue, list.count <= 1 else { throw bad() }
             return .opt(try list.first.map { v throws(Unsupported) in try value(v, type: inner) })
         case .vec(.nat8):
-            guard let list = json.array else { throw bad() }
+            guard let list = json.arrayValue else { throw bad() }
             var bytes: [UInt8] = []
             for item in list {
                 guard let b = item.uint64, b < 256 else { throw bad() }
@@ -207,12 +207,12 @@ enum CandidJSON {
             }
             return .blob(bytes)
         case .vec(let inner):
-            guard let list = json.array else { throw bad() }
+            guard let list = json.arrayValue else { throw bad() }
             var items: [CandidValue] = []
             for item in list { items.append(try value(item, type: inner)) }
             return .vec(items)
         case .record(let fieldTypes):
-            guard let object = json.object else { throw bad() }
+            guard let object = json.dictionary else { throw bad() }
             var fields: [CandidField] = []
             for fieldType in fieldTypes {
                 guard let v = object[key(fieldType.label)] else { throw bad() }
@@ -220,7 +220,7 @@ enum CandidJSON {
             }
             return .makeRecord(fields)
         case .variant(let fieldTypes):
-            guard let object = json.object, object.count == 1, let (k, v) = object.first,
+            guard let object = json.dictionary, object.count == 1, let (k, v) = object.first,
                 let fieldType = fieldTypes.first(where: { key($0.label) == k })
             else { throw bad() }
             return .variant(CandidField(fieldType.label, try value(v, type: fieldType.type)))

@@ -1,6 +1,7 @@
 import ByteCoding
 import CandidCoding
 import EthereumTypes
+import JSONCoding
 import RLPCoding
 
 /// A small deterministic generator (SplitMix64), so every differential case is reproducible from the seed and
@@ -80,55 +81,55 @@ public enum DifferentialCheck {
 
     /// Returns the request and Sandnet's answer for case `random` of `op`.
     static func makeCase(_ op: String, _ random: inout SeededGenerator, native: NativeAdapter) -> (
-        JSONValue, AdapterResponse
+        JSON, AdapterResponse
     ) {
-        let input: JSONValue
+        let input: JSON
         switch op {
         case "rlp.encode":
-            input = .object(["item": NativeAdapter.json(randomRLP(&random, depth: 0))])
+            input = .object([("item", NativeAdapter.json(randomRLP(&random, depth: 0)))])
         case "rlp.decode":
-            input = .object(["encoded": .string(Hex.encodePrefixed(RLP.encode(randomRLP(&random, depth: 0))))])
+            input = .object([("encoded", .string(Hex.encodePrefixed(RLP.encode(randomRLP(&random, depth: 0)))))])
         case "tx.sign":
-            input = .object(["tx": randomTransaction(&random), "private_key": .string(randomKey(&random))])
+            input = .object([("tx", randomTransaction(&random)), ("private_key", .string(randomKey(&random)))])
         case "tx.recover", "tx.decode":
-            let signing: JSONValue = .object([
-                "tx": randomTransaction(&random), "private_key": .string(randomKey(&random)),
+            let signing: JSON = .object([
+                ("tx", randomTransaction(&random)), ("private_key", .string(randomKey(&random))),
             ])
             let raw = native.call("tx.sign", signing)
             guard case .result(let signed) = raw, let hex = signed["raw"] else { return (signing, raw) }
-            input = .object(["raw": hex])
+            input = .object([("raw", hex)])
         case "bip39.from_entropy":
             let length = [16, 20, 24, 28, 32].randomElement(using: &random)!
             let language = MnemonicLanguages.all.randomElement(using: &random)!
             input = .object([
-                "entropy": .string(Hex.encodePrefixed(bytes(length, &random))), "language": .string(language),
+                ("entropy", .string(Hex.encodePrefixed(bytes(length, &random)))), ("language", .string(language)),
             ])
         case "bip39.seed":
             let length = [16, 20, 24, 28, 32].randomElement(using: &random)!
             let language = MnemonicLanguages.all.randomElement(using: &random)!
             let made = native.call(
                 "bip39.from_entropy",
-                .object(["entropy": .string(Hex.encodePrefixed(bytes(length, &random))), "language": .string(language)])
+                .object([("entropy", .string(Hex.encodePrefixed(bytes(length, &random)))), ("language", .string(language))])
             )
             guard case .result(let words) = made, let mnemonic = words["mnemonic"] else { return (.null, made) }
-            input = .object(["mnemonic": mnemonic, "passphrase": .string(randomPassphrase(&random))])
+            input = .object([("mnemonic", mnemonic), ("passphrase", .string(randomPassphrase(&random)))])
         case "candid.encode", "candid.decode":
             let count = Int.random(in: 1...3, using: &random)
             var types: [CandidType] = []
-            var values: [JSONValue] = []
+            var values: [JSON] = []
             for _ in 0..<count {
                 let type = randomCandidType(&random, depth: 0)
                 types.append(type)
                 values.append(randomCandidValue(type, &random))
             }
-            let typesJSON = JSONValue.array(types.map { (try? CandidJSON.json($0, environment: .init())) ?? .null })
+            let typesJSON = JSON.array(types.map { (try? CandidJSON.json($0, environment: .init())) ?? .null })
             if op == "candid.encode" {
-                input = .object(["types": typesJSON, "values": .array(values)])
-                return (input, .result(.object(["values": .array(values)])))
+                input = .object([("types", typesJSON), ("values", .array(values))])
+                return (input, .result(.object([("values", .array(values))])))
             }
-            let encoded = native.call("candid.encode", .object(["types": typesJSON, "values": .array(values)]))
+            let encoded = native.call("candid.encode", .object([("types", typesJSON), ("values", .array(values))]))
             guard case .result(let message) = encoded, let hex = message["encoded"] else { return (.null, encoded) }
-            input = .object(["encoded": hex, "types": typesJSON])
+            input = .object([("encoded", hex), ("types", typesJSON)])
         default:
             input = .null
         }
@@ -136,13 +137,13 @@ public enum DifferentialCheck {
     }
 
     /// Nil when the adapter agrees with Sandnet; otherwise the adapter's answer (and why it differs).
-    static func compare(_ op: String, input: JSONValue, ours: AdapterResponse, theirs: AdapterResponse) -> String? {
+    static func compare(_ op: String, input: JSON, ours: AdapterResponse, theirs: AdapterResponse) -> String? {
         if op == "candid.encode" {
             // Encodings need not be byte-identical (type-table order is free): Sandnet decodes the adapter's
             // message at the same types and must get the input values back.
             guard case .result(let result) = theirs else { return theirs.text }
             let decoded = NativeAdapter().call(
-                "candid.decode", .object(["encoded": result["encoded"] ?? .null, "types": input["types"] ?? .null]))
+                "candid.decode", .object([("encoded", result["encoded"] ?? .null), ("types", input["types"] ?? .null)]))
             guard case .result(let values) = decoded else {
                 return "\(theirs.text); Sandnet cannot decode it: \(decoded.text)"
             }
@@ -203,9 +204,9 @@ public enum DifferentialCheck {
         }
     }
 
-    static func randomTransaction(_ random: inout SeededGenerator) -> JSONValue {
+    static func randomTransaction(_ random: inout SeededGenerator) -> JSON {
         let type = Int.random(in: 0...2, using: &random)
-        var fields: [String: JSONValue] = [
+        var fields: [String: JSON] = [
             "type": .integer(type),
             "nonce": .string(quantity(&random, maxBytes: 8)),
             "gas": .string(quantity(&random, maxBytes: 8)),
@@ -232,15 +233,15 @@ public enum DifferentialCheck {
             fields["access_list"] = .array(
                 (0..<entries).map { _ in
                     .object([
-                        "address": .string(Hex.encodePrefixed(bytes(20, &random))),
-                        "storage_keys": .array(
+                        ("address", .string(Hex.encodePrefixed(bytes(20, &random)))),
+                        ("storage_keys", .array(
                             (0..<Int.random(in: 0...2, using: &random)).map { _ in
                                 .string(Hex.encodePrefixed(bytes(32, &random)))
-                            }),
+                            })),
                     ])
                 })
         }
-        return .object(fields)
+        return .sortedObject(fields)
     }
 
     static func randomPassphrase(_ random: inout SeededGenerator) -> String {
@@ -276,7 +277,7 @@ public enum DifferentialCheck {
         }
     }
 
-    static func randomCandidValue(_ type: CandidType, _ random: inout SeededGenerator) -> JSONValue {
+    static func randomCandidValue(_ type: CandidType, _ random: inout SeededGenerator) -> JSON {
         switch type {
         case .null, .reserved: return .null
         case .bool: return .bool(Bool.random(using: &random))
@@ -293,7 +294,9 @@ public enum DifferentialCheck {
         case .int32: return .integer(Int32.random(in: .min ... .max, using: &random))
         case .int64: return .string(String(Int64.random(in: .min ... .max, using: &random)))
         case .float64:
-            let choices = [0, 1.5, -2.25, 1e300, 5e-324, Double.random(in: -1e6...1e6, using: &random)]
+            let choices = [
+                0, 1.5, -2.25, 1e300, Double.leastNonzeroMagnitude, Double.random(in: -1e6...1e6, using: &random),
+            ]
             return CandidJSON.float(choices.randomElement(using: &random)!)
         case .text:
             let pieces = ["", "a", "hello", "é", "日本", "🦀", "\"q\"", "\\", "\n", "DIDL"]
@@ -308,12 +311,12 @@ public enum DifferentialCheck {
         case .vec(let inner):
             return .array((0..<Int.random(in: 0...4, using: &random)).map { _ in randomCandidValue(inner, &random) })
         case .record(let fields):
-            var object: [String: JSONValue] = [:]
+            var object: [String: JSON] = [:]
             for field in fields { object[CandidJSON.key(field.label)] = randomCandidValue(field.type, &random) }
-            return .object(object)
+            return .sortedObject(object)
         case .variant(let fields):
             let field = fields.randomElement(using: &random)!
-            return .object([CandidJSON.key(field.label): randomCandidValue(field.type, &random)])
+            return .object([(CandidJSON.key(field.label), randomCandidValue(field.type, &random))])
         default:
             return .null
         }

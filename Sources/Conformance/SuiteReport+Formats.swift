@@ -1,22 +1,24 @@
+import JSONCoding
+
 extension SuiteReport {
     /// One JSON line: `{"suite": "rlp", "passed": 54, "failed": 0, "skipped": 0}`, keys in that order, then
     /// `"implementation"` when one is named (an adapter) and `"failures"` (id, input, expected, actual, and
     /// `"known": true` for an expected disagreement) when a case failed.
     public func jsonLine(implementation: String? = nil) -> String {
         var line =
-            "{\"suite\": \(JSONValue.string(suite).jsonText), \"passed\": \(passed), \"failed\": \(failed), "
+            "{\"suite\": \(JSON.string(suite).jsonText), \"passed\": \(passed), \"failed\": \(failed), "
             + "\"skipped\": \(skipped)"
-        if let implementation { line += ", \"implementation\": \(JSONValue.string(implementation).jsonText)" }
+        if let implementation { line += ", \"implementation\": \(JSON.string(implementation).jsonText)" }
         if !failures.isEmpty {
-            let records = failures.map { failure -> JSONValue in
-                var fields: [String: JSONValue] = [
+            let records = failures.map { failure -> JSON in
+                var fields: [String: JSON] = [
                     "id": .string(failure.id), "input": .string(failure.input), "expected": .string(failure.expected),
                     "actual": .string(failure.actual),
                 ]
                 if expectedFailureIDs.contains(failure.id) { fields["known"] = .bool(true) }
-                return .object(fields)
+                return .sortedObject(fields)
             }
-            line += ", \"failures\": \(JSONValue.array(records).jsonText)"
+            line += ", \"failures\": \(JSON.array(records).jsonText)"
         }
         return line + "}"
     }

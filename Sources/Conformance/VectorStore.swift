@@ -1,4 +1,5 @@
 import Foundation
+import JSONCoding
 
 /// Where the official vector files are read from.
 ///
@@ -64,10 +65,10 @@ public struct VectorStore: Sendable {
         String(decoding: try bytes(relative), as: UTF8.self)
     }
 
-    public func json(_ relative: String) throws(LoadError) -> JSONValue {
-        let data = Data(try bytes(relative))
+    public func json(_ relative: String) throws(LoadError) -> JSON {
+        let data = try bytes(relative)
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSON.parse(data)
         } catch {
             throw LoadError(file: relative, reason: "invalid JSON: \(error)")
         }

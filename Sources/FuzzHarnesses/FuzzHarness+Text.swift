@@ -1,4 +1,5 @@
 import EthereumTypes
+import JSONCoding
 import JSONRPC
 import ScenarioRunner
 

@@ -1,3 +1,4 @@
+import ByteCoding
 import CryptoCore
 
 extension ExtendedKey {
@@ -11,10 +12,10 @@ extension ExtendedKey {
         var out: [UInt8] = []
         out.reserveCapacity(78)
         let usePrivate = includePrivate && privateKey != nil
-        appendBigEndian(usePrivate ? network.privateVersion : network.publicVersion, to: &out)
+        BigEndian.append(usePrivate ? network.privateVersion : network.publicVersion, to: &out)
         out.append(depth)
-        appendBigEndian(parentFingerprint, to: &out)
-        appendBigEndian(childIndex, to: &out)
+        BigEndian.append(parentFingerprint, to: &out)
+        BigEndian.append(childIndex, to: &out)
         out.append(contentsOf: chainCode)
         if usePrivate, let privateKey {
             out.append(0)
@@ -31,7 +32,7 @@ extension ExtendedKey {
         let data: [UInt8]
         do { data = try Base58Check.decode(text) } catch { throw .base58(error) }
         guard data.count == 78 else { throw .invalidLength(data.count) }
-        let version = readBigEndian(data, at: 0)
+        let version = BigEndian.read(UInt32.self, from: data, at: 0)
         let network: Network
         let isPrivate: Bool
         switch version {
@@ -42,8 +43,8 @@ extension ExtendedKey {
         default: throw .unknownVersion(version)
         }
         let depth = data[4]
-        let parentFingerprint = readBigEndian(data, at: 5)
-        let childIndex = readBigEndian(data, at: 9)
+        let parentFingerprint = BigEndian.read(UInt32.self, from: data, at: 5)
+        let childIndex = BigEndian.read(UInt32.self, from: data, at: 9)
         let chainCode = Array(data[13..<45])
         let prefix = data[45]
         let keyBytes = Array(data[45..<78])
@@ -76,16 +77,4 @@ extension ExtendedKey {
             network: network, depth: depth, parentFingerprint: parentFingerprint, childIndex: childIndex,
             chainCode: chainCode, privateKey: privateKey, uncompressedPublicKey: uncompressed)
     }
-}
-
-private func appendBigEndian(_ value: UInt32, to out: inout [UInt8]) {
-    out.append(UInt8(truncatingIfNeeded: value >> 24))
-    out.append(UInt8(truncatingIfNeeded: value >> 16))
-    out.append(UInt8(truncatingIfNeeded: value >> 8))
-    out.append(UInt8(truncatingIfNeeded: value))
-}
-
-private func readBigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-    UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-        | UInt32(bytes[offset + 3])
 }

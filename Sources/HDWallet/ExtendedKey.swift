@@ -1,9 +1,10 @@
+import ByteCoding
 import CryptoCore
-import EthereumTypes
 
 /// A BIP-32 extended key: a secp256k1 key with its chain code and position in the tree.
 ///
-/// Private keys keep their public key (uncompressed, so addresses need no point decompression); the
+/// Chain-neutral: what a chain makes of the key (an Ethereum address, an ICP principal) lives with that chain's
+/// code. Private keys keep their public key (uncompressed, so addresses need no point decompression); the
 /// compressed form BIP-32 hashes and serializes is derived from it for free. `description` never shows the
 /// private key.
 public struct ExtendedKey: Sendable, Hashable, CustomStringConvertible {
@@ -40,9 +41,6 @@ public struct ExtendedKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The first 4 bytes of HASH160 (RIPEMD-160 of SHA-256) of the compressed public key, big-endian.
     public var fingerprint: UInt32 { Self.fingerprint(ofCompressed: publicKey) }
-
-    /// The Ethereum address of the public key.
-    public var ethereumAddress: Address { Address(publicKey: uncompressedPublicKey)! }
 
     /// The same key without its private part.
     public var neutered: ExtendedKey {
@@ -103,7 +101,7 @@ public struct ExtendedKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// CKD with the parent's fingerprint already known (callers deriving many siblings compute it once).
-    func child(_ index: UInt32, parentFingerprint: UInt32) throws(ExtendedKeyError) -> ExtendedKey {
+    package func child(_ index: UInt32, parentFingerprint: UInt32) throws(ExtendedKeyError) -> ExtendedKey {
         guard depth < 255 else { throw .depthOverflow }
         let hardened = index >= DerivationPath.hardenedOffset
         // data = (0x00 ‖ k_par or serP(K_par)) ‖ ser32(i): 37 bytes.
@@ -119,10 +117,7 @@ public struct ExtendedKey: Sendable, Hashable, CustomStringConvertible {
                 for j in 0..<32 { d[1 + j] = uncompressedPublicKey[1 + j] }
             }
         }
-        data[33] = UInt8(truncatingIfNeeded: index >> 24)
-        data[34] = UInt8(truncatingIfNeeded: index >> 16)
-        data[35] = UInt8(truncatingIfNeeded: index >> 8)
-        data[36] = UInt8(truncatingIfNeeded: index)
+        data.replaceSubrange(33..<37, with: BigEndian.bytes(index))
         let i = HMAC.authenticate(data, key: chainCode, digest: .sha512)
         let tweak = Array(i[0..<32])
         let childPrivate: [UInt8]?
@@ -155,6 +150,6 @@ public struct ExtendedKey: Sendable, Hashable, CustomStringConvertible {
 
     static func fingerprint(ofCompressed publicKey: [UInt8]) -> UInt32 {
         let hash = Digest.ripemd160.hash(Digest.sha256.hash(publicKey))
-        return UInt32(hash[0]) << 24 | UInt32(hash[1]) << 16 | UInt32(hash[2]) << 8 | UInt32(hash[3])
+        return BigEndian.read(UInt32.self, from: hash, at: 0)
     }
 }

@@ -1,3 +1,4 @@
+import ByteCoding
 import CBORCoding
 import ICPIdentity
 
@@ -40,7 +41,7 @@ public struct Agent: Sendable {
     public func update(canister: Principal, method: String, arg: [UInt8]) async throws -> AgentReply {
         let content = AgentEnvelope.content(
             kind: .call, sender: sender, canisterID: canister, method: method, arg: arg,
-            ingressExpiry: clock() + ingressTTL, nonce: Array(withUnsafeBytes(of: clock().bigEndian) { Array($0) }))
+            ingressExpiry: clock() + ingressTTL, nonce: BigEndian.bytes(clock()))
         let (requestID, body) = try AgentEnvelope.seal(content, identity: identity)
         let accepted = try await transport("/api/v2/canister/\(canister.text)/call", body)
         guard accepted.status == 202 || accepted.status == 200 else { throw Self.httpError(accepted) }

@@ -27,7 +27,7 @@ public struct AccountIdentifier: Hashable, Comparable, Sendable, CustomStringCon
         case 32:
             let hash = Array(bytes[4...])
             let expected = CRC32.checksum(hash)
-            let found = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let found = BigEndian.read(UInt32.self, from: bytes, at: 0)
             guard expected == found else { throw .checksumMismatch(expected: expected, found: found) }
             self.hash = hash
         default:
@@ -79,7 +79,8 @@ public enum AccountIdentifierError: Error, Sendable, Equatable, CustomStringConv
         case .invalidHexLength(let n): return "account identifier has \(n) hex digits; expected 64 (or 56)"
         case .invalidHexDigit(let offset): return "invalid hex digit at offset \(offset) of the account identifier"
         case .checksumMismatch(let expected, let found):
-            return "account identifier checksum mismatch: expected \(hex32(expected)), found \(hex32(found))"
+            return "account identifier checksum mismatch: expected \(Hex.encode(BigEndian.bytes(expected))), "
+                + "found \(Hex.encode(BigEndian.bytes(found)))"
         }
     }
 }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Private keys in the PEM files dfx, ic-py and OpenSSL write.
 extension KeyIdentity {
     static let oidEd25519: [UInt8] = [0x2b, 0x65, 0x70]  // 1.3.101.112
@@ -126,40 +128,6 @@ struct DERReader {
             }
         }
         return parts.joined(separator: ".")
-    }
-}
-
-/// RFC 4648 base64 decoding of a PEM body (whitespace already removed; padding optional).
-enum Base64 {
-    static func decode(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for character in text.utf8 {
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = character - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = character - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            default: return nil
-            }
-            guard padding == 0 else { return nil }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(buffer >> UInt32(bits) & 0xFF))
-                buffer &= (1 << UInt32(bits)) - 1
-            }
-        }
-        guard padding <= 2 else { return nil }
-        return out
     }
 }
 

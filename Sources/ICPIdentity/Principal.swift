@@ -1,3 +1,4 @@
+import ByteCoding
 import CryptoCore
 
 /// An Internet Computer principal: the id of a user, canister or the management canister, 0 to 29 bytes.
@@ -9,7 +10,7 @@ public struct Principal: Hashable, Comparable, Sendable, CustomStringConvertible
     public let bytes: [UInt8]
 
     /// The most bytes a principal may have.
-    public static let maxLength = 29
+    public static let maxLength = PrincipalText.maximumLength
 
     /// The management canister, `aaaaa-aa` (the empty blob).
     public static let managementCanister = Principal(unchecked: [])
@@ -38,50 +39,11 @@ public struct Principal: Hashable, Comparable, Sendable, CustomStringConvertible
     ///
     /// - Throws: ``PrincipalError`` naming the offset of a bad character or dash, or the checksum mismatch.
     public init(text: String) throws(PrincipalError) {
-        let utf8 = Array(text.utf8)
-        var digits: [UInt8] = []
-        digits.reserveCapacity(utf8.count)
-        for (offset, character) in utf8.enumerated() {
-            let isDashPosition = offset % 6 == 5
-            if character == UInt8(ascii: "-") {
-                guard isDashPosition, offset != utf8.count - 1 else { throw .misplacedDash(offset: offset) }
-                continue
-            }
-            guard Base32.value(of: character) != nil else {
-                let scalar = String(decoding: utf8[offset...].prefix(4), as: UTF8.self).first ?? "?"
-                throw .invalidCharacter(offset: offset, character: scalar)
-            }
-            if isDashPosition { throw .missingDash(offset: offset) }
-            digits.append(character)
-        }
-        let decoded: [UInt8]
-        switch Base32.decode(digits) {
-        case .success(let bytes): decoded = bytes
-        case .failure(.invalidLength(let n)): throw .invalidLength(digits: n)
-        case .failure(.nonZeroPadding): throw .nonCanonical
-        case .failure(.invalidCharacter(let index)):
-            preconditionFailure("digit \(index) was checked against the alphabet above")
-        }
-        guard decoded.count >= 4 else { throw .tooShort }
-        let body = Array(decoded[4...])
-        guard body.count <= Self.maxLength else { throw .tooLong(body.count) }
-        let found = decoded[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let expected = CRC32.checksum(body)
-        guard found == expected else { throw .checksumMismatch(expected: expected, found: found) }
-        self.bytes = body
+        self.bytes = try PrincipalText.decode(text)
     }
 
     /// The canonical text form, e.g. `ryjl3-tyaaa-aaaaa-aaaba-cai`.
-    public var text: String {
-        let digits = Base32.encode(CRC32.bigEndianChecksum(bytes) + bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count + digits.count / 5)
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && index % 5 == 0 { out.append(UInt8(ascii: "-")) }
-            out.append(digit)
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var text: String { PrincipalText.encode(bytes) }
 
     public var description: String { text }
 

@@ -17,8 +17,8 @@ public struct Subaccount: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// The subaccount numbered `index`, big-endian in the last 8 bytes (ic-py `to_account_id(sub_account:)`).
     public init(index: UInt64) {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        for i in 0..<8 { bytes[31 - i] = UInt8(index >> UInt64(8 * i) & 0xFF) }
+        var bytes = [UInt8](repeating: 0, count: 24)
+        BigEndian.append(index, to: &bytes)
         self.bytes = bytes
     }
 

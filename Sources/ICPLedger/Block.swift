@@ -1,3 +1,4 @@
+import ByteCoding
 import CryptoCore
 
 /// A transaction with the metadata the ledger attached: ledger.did `Block`.
@@ -79,14 +80,8 @@ public struct Block: Hashable, Sendable {
 struct ProtobufWriter {
     var bytes: [UInt8] = []
 
-    mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7f) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
+    /// A varint is unsigned LEB128.
+    mutating func varint(_ value: UInt64) { LEB128.append(value, to: &bytes) }
 
     mutating func uint64(_ field: UInt64, _ value: UInt64) {
         guard value != 0 else { return }

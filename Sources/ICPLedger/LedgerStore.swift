@@ -1,3 +1,4 @@
+import ByteCoding
 import CBORCoding
 import ICPIdentity
 import KeyValueStorage
@@ -22,10 +23,8 @@ final class LedgerStore: Sendable {
         self.syncWrites = syncWrites
     }
 
-    static func be64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(value >> UInt64(56 - 8 * $0) & 0xff) } }
-    static func readBE64(_ bytes: [UInt8]) -> UInt64? {
-        bytes.count == 8 ? bytes.reduce(0) { $0 << 8 | UInt64($1) } : nil
-    }
+    static func be64(_ value: UInt64) -> [UInt8] { BigEndian.bytes(value) }
+    static func readBE64(_ bytes: [UInt8]) -> UInt64? { BigEndian.integer(UInt64.self, from: bytes) }
 
     static let metaKey: [UInt8] = [UInt8(ascii: "M")]
     static func blockKey(_ index: UInt64) -> [UInt8] { [UInt8(ascii: "B")] + be64(index) }

@@ -2,6 +2,7 @@ import ByteCoding
 import ICPIdentity
 import ICPLedger
 import ICPLedgerService
+import JSONCoding
 import JSONRPC
 
 /// Why the ICP faucet refused a claim.

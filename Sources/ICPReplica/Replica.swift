@@ -1,3 +1,4 @@
+import ByteCoding
 import CBORCoding
 import CryptoCore
 import ICPIdentity

@@ -1,3 +1,5 @@
+import JSONCoding
+
 /// A handler for one method call. Returns the result, or throws an error the dispatcher maps.
 public typealias RPCMethod = @Sendable (RPCParams) throws -> JSON
 
@@ -5,8 +7,13 @@ public typealias RPCMethod = @Sendable (RPCParams) throws -> JSON
 /// any id type, and geth's error objects. Transport-free: bytes in, bytes out.
 public struct RPCDispatcher: Sendable {
     public var methods: [String: RPCMethod] = [:]
-    /// Largest batch accepted (geth: 1,000).
+    /// Largest batch accepted (geth's `--rpc.batch-request-limit`: 1,000); 0: no limit. A larger batch is answered
+    /// as geth answers it: `[{"jsonrpc":"2.0","id":<first call's id or null>,"error":{"code":-32600,"message":"batch too large"}}]`.
     public var batchLimit = 1_000
+    /// Largest total size, in bytes, of the results and errors of one batch (geth's `--rpc.batch-response-max-size`:
+    /// 25,000,000); 0: no limit. Once a batch's answers pass it, every call still unanswered gets geth's
+    /// `-32003 response too large`.
+    public var batchResponseMaxSize = 25_000_000
     /// Called with errors that are not RPC-mapped before they are turned into -32603.
     public var onInternalError: (@Sendable (String, any Error) -> Void)?
 
@@ -19,8 +26,11 @@ public struct RPCDispatcher: Sendable {
         for name in names { methods[name] = method }
     }
 
-    /// Handles one HTTP body. Returns nil when nothing must be sent (only notifications).
-    public func handle(_ body: [UInt8]) -> [UInt8]? {
+    /// Handles one HTTP body or WebSocket message. Returns nil when nothing must be sent (only notifications).
+    /// - Parameters:
+    ///   - body: the JSON text of one request or a batch.
+    ///   - overlay: methods of this connection only (a WebSocket's `eth_subscribe`), looked up before ``methods``.
+    public func handle(_ body: [UInt8], overlay: [String: RPCMethod] = [:]) -> [UInt8]? {
         let document: JSON
         do {
             document = try JSON.parse(body)
@@ -29,23 +39,73 @@ public struct RPCDispatcher: Sendable {
         }
         switch document {
         case .array(let items):
-            guard !items.isEmpty else { return Self.response(id: .null, error: .invalidRequest).bytes }
-            guard items.count <= batchLimit else {
-                return Self.response(id: .null, error: RPCError(code: -32600, message: "batch too large")).bytes
+            // geth (rpc/handler.go handleBatch): an empty batch is one error object, not an array.
+            guard !items.isEmpty else { return Self.response(id: .null, error: .emptyBatch).bytes }
+            guard batchLimit == 0 || items.count <= batchLimit else {
+                let firstCall = items.lazy.compactMap { item -> JSON? in
+                    guard item["method"]?.stringValue != nil, let id = item["id"] else { return nil }
+                    switch id {
+                    case .string, .number, .null: return id
+                    default: return nil
+                    }
+                }.first
+                return JSON.array([Self.response(id: firstCall ?? .null, error: .batchTooLarge)]).bytes
             }
-            var responses: [JSON] = []
-            responses.reserveCapacity(items.count)
+            var out: [UInt8] = [UInt8(ascii: "[")]
+            var answered = 0
+            var payloadBytes = 0
+            var tooLarge = false
             for item in items {
-                if let response = handle(request: item) { responses.append(response) }
+                let response: JSON?
+                if tooLarge {
+                    response = Self.unansweredCall(item).map { Self.response(id: $0, error: .responseTooLarge) }
+                } else {
+                    response = handle(request: item, overlay: overlay)
+                }
+                guard let response else { continue }
+                if answered > 0 { out.append(UInt8(ascii: ",")) }
+                answered += 1
+                payloadBytes += Self.write(response, to: &out)
+                if batchResponseMaxSize > 0 && payloadBytes > batchResponseMaxSize { tooLarge = true }
             }
-            return responses.isEmpty ? nil : JSON.array(responses).bytes
+            out.append(UInt8(ascii: "]"))
+            return answered == 0 ? nil : out
         default:
-            return handle(request: document)?.bytes
+            return handle(request: document, overlay: overlay)?.bytes
         }
     }
 
+    /// The id to answer for a batch item that is not run once the response limit is passed; nil for a
+    /// notification (no answer). As in geth, an item that is not a valid request gets the same error with id null.
+    static func unansweredCall(_ item: JSON) -> JSON? {
+        guard case .object = item, item["jsonrpc"]?.stringValue == "2.0", item["method"]?.stringValue != nil else {
+            return .null
+        }
+        return item["id"]
+    }
+
+    /// Appends a response object; returns the size of its `result` or `error` value (what geth counts).
+    static func write(_ response: JSON, to out: inout [UInt8]) -> Int {
+        guard case .object(let members) = response else {
+            response.write(to: &out)
+            return 0
+        }
+        var payload = 0
+        out.append(UInt8(ascii: "{"))
+        for (i, (key, value)) in members.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            let start = out.count
+            value.write(to: &out)
+            if key == "result" || key == "error" { payload += out.count - start }
+        }
+        out.append(UInt8(ascii: "}"))
+        return payload
+    }
+
     /// Handles one request object; nil for a notification.
-    public func handle(request: JSON) -> JSON? {
+    public func handle(request: JSON, overlay: [String: RPCMethod] = [:]) -> JSON? {
         guard case .object = request else { return Self.response(id: .null, error: .invalidRequest) }
         let id = request["id"]
         if let id {
@@ -64,7 +124,7 @@ public struct RPCDispatcher: Sendable {
         default: return id.map { Self.response(id: $0, error: .invalidParams("non-array args")) }
         }
         let outcome: Result<JSON, RPCError>
-        if let handler = methods[method] {
+        if let handler = overlay[method] ?? methods[method] {
             do {
                 outcome = .success(try handler(RPCParams(params)))
             } catch let error as any RPCErrorConvertible {

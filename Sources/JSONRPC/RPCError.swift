@@ -1,3 +1,5 @@
+import JSONCoding
+
 /// A JSON-RPC 2.0 error object. Codes and texts follow go-ethereum (`rpc/errors.go`), which clients parse.
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int
@@ -14,6 +16,12 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public static func parseError(_ detail: String) -> RPCError { RPCError(code: -32700, message: "parse error") }
     public static let invalidRequest = RPCError(code: -32600, message: "invalid request")
+    /// geth `rpc/handler.go`: an empty batch.
+    public static let emptyBatch = RPCError(code: -32600, message: "empty batch")
+    /// geth `rpc/errors.go` `errMsgBatchTooLarge`: more calls than the batch limit.
+    public static let batchTooLarge = RPCError(code: -32600, message: "batch too large")
+    /// geth `rpc/errors.go` `errcodeResponseTooLarge`: a batch's answers passed the response size limit.
+    public static let responseTooLarge = RPCError(code: -32003, message: "response too large")
     public static func methodNotFound(_ method: String) -> RPCError {
         RPCError(code: -32601, message: "the method \(method) does not exist/is not available")
     }

@@ -1,3 +1,5 @@
+import JSONCoding
+
 /// Positional parameters with geth's argument error texts (`invalid argument N: …`).
 public struct RPCParams: Sendable {
     public let values: [JSON]

@@ -12,6 +12,7 @@ public enum NodeEvent: Sendable {
 /// Fan-out of ``NodeEvent``s to any number of subscribers, each with its own bounded buffer.
 public final class EventHub: Sendable {
     private let subscribers = Mutex<[UInt64: AsyncStream<NodeEvent>.Continuation]>([:])
+    private let handlers = Mutex<[UInt64: @Sendable (NodeEvent) -> Void]>([:])
     private let nextID = Atomic<UInt64>(1)
 
     public init() {}
@@ -27,10 +28,33 @@ public final class EventHub: Sendable {
         return stream
     }
 
+    /// Calls `handler` synchronously from ``publish(_:)`` for every event until the subscription is cancelled (or
+    /// released): nothing is buffered here, so nothing can be dropped here; the handler bounds its own queue. It runs
+    /// on the publisher's thread, possibly while the node holds its miner lock: it must be quick and must not call
+    /// into the node.
+    public func subscribe(handler: @escaping @Sendable (NodeEvent) -> Void) -> EventSubscription {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
+        handlers.withLock { $0[id] = handler }
+        return EventSubscription { [weak self] in _ = self?.handlers.withLock { $0.removeValue(forKey: id) } }
+    }
+
     public func publish(_ event: NodeEvent) {
         let targets = subscribers.withLock { Array($0.values) }
         for continuation in targets { continuation.yield(event) }
+        let callbacks = handlers.withLock { Array($0.values) }
+        for handler in callbacks { handler(event) }
     }
 
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    public var subscriberCount: Int { subscribers.withLock { $0.count } + handlers.withLock { $0.count } }
+}
+
+/// A handler registered with ``EventHub/subscribe(handler:)``; cancelled on ``cancel()`` or when released.
+public final class EventSubscription: Sendable {
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+
+    public func cancel() { onCancel.withLock { $0.take() }?() }
+
+    deinit { cancel() }
 }

@@ -2,6 +2,7 @@ import ByteCoding
 import EthereumLedger
 import EthereumTransactions
 import EthereumTypes
+import JSONCoding
 import JSONRPC
 
 /// Block selectors accepted by the `…ByNumber` and state methods (execution-apis `BlockNumberOrTagOrHash`).

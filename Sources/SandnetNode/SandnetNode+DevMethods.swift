@@ -2,6 +2,7 @@ import ByteCoding
 import EthereumLedger
 import EthereumTypes
 import Foundation
+import JSONCoding
 import JSONRPC
 
 extension SandnetNode {

@@ -3,6 +3,7 @@ import EthereumLedger
 import EthereumTransactions
 import EthereumTypes
 import Foundation
+import JSONCoding
 import JSONRPC
 import KeccakHashing
 

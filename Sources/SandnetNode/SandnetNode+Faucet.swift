@@ -1,6 +1,7 @@
 import ByteCoding
 import EthereumLedger
 import EthereumTypes
+import JSONCoding
 import JSONRPC
 
 /// Why a faucet claim failed; `httpStatus` follows chainflag/eth-faucet.

@@ -5,6 +5,7 @@ import EthereumTransactions
 import EthereumTypes
 import Foundation
 import HDWallet
+import JSONCoding
 import JSONRPC
 import KeyValueStorage
 import Synchronization

@@ -1,3 +1,4 @@
+import JSONCoding
 import JSONRPC
 
 /// A one-page faucet form at `/faucet`, posting to `/api/claim`.

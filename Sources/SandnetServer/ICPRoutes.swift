@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ICPReplica
+import JSONCoding
 import JSONRPC
 import NIOCore
 

@@ -2,8 +2,10 @@ import ByteCoding
 import EthereumTypes
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import ICPReplica
+import JSONCoding
 import JSONRPC
 import Logging
 import NIOCore
@@ -11,16 +13,35 @@ import SandnetNode
 import ServiceLifecycle
 import Synchronization
 
-/// Settings of the HTTP/WebSocket transport.
+/// Settings of the HTTP/WebSocket transport. Every connection, queue and request has a bound (README, Limits).
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port (see ``NodeServer/port``).
     public var port = 8545
     /// Largest request body (5 MB).
     public var maxRequestBytes = 5 << 20
-    /// Largest WebSocket message.
+    /// Largest WebSocket message (and frame).
     public var maxWebSocketMessageBytes = 5 << 20
     public var cors = true
+    /// Open connections at most (HTTP and WebSocket); one more is answered 503 and closed. Below macOS's default of
+    /// 256 file descriptors per process, with room for the data directory's files.
+    public var maxConnections = 128
+    /// A new connection must send its first request head within this many seconds.
+    public var headerTimeout: Duration = .seconds(30)
+    /// An HTTP keep-alive connection with no request in progress, or a later request head that stalls, is closed
+    /// after this many seconds (geth's HTTP idle timeout: 120 s). WebSockets are watched by ping/pong instead.
+    public var idleTimeout: Duration = .seconds(120)
+    /// Largest JSON-RPC batch (geth: 1,000); 0: no limit.
+    public var batchLimit = 1_000
+    /// Largest total size of a batch's results and errors (geth: 25,000,000 bytes); 0: no limit.
+    public var batchResponseMaxSize = 25_000_000
+    /// Per WebSocket connection: replies queued before the server stops reading that socket, and notifications
+    /// queued before the connection is closed with 1008.
+    public var webSocketQueueLimit = 10_000
+    /// Per WebSocket connection: bytes of queued replies before the server stops reading that socket.
+    public var webSocketQueueBytes = 16 << 20
+    /// Serve `POST /debug/echo` (the load tests' baseline route); off in production.
+    public var debugEcho = false
 
     public init() {}
 }
@@ -34,6 +55,8 @@ public final class NodeServer: Sendable {
     public let configuration: ServerConfiguration
     let logger: Logger
     let boundPort = PortState()
+    /// The open connections (``ConnectionGuard`` counts them).
+    let connections = ConnectionCounter()
     let portReady = AsyncStream<Int>.makeStream()
 
     public init(
@@ -47,6 +70,9 @@ public final class NodeServer: Sendable {
         if logger == nil { l.logLevel = .warning }
         self.logger = l
     }
+
+    /// Connections open right now.
+    public var openConnections: Int { connections.open.load(ordering: .relaxed) }
 
     /// The port actually bound (after ``run()`` has started listening).
     public var port: Int? { boundPort.value.withLock { $0 } }
@@ -64,32 +90,48 @@ public final class NodeServer: Sendable {
             router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .contentType, .origin, .authorization], allowMethods: [.get, .post, .options]))
         }
         let node = self.node
+        var dispatcher = node.dispatcher
+        dispatcher.batchLimit = configuration.batchLimit
+        dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
-        let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { request, _ in
+        let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { [dispatcher] request, _ in
             var request = request
             let body: ByteBuffer
-            do {
-                body = try await request.collectBody(upTo: limit)
-            } catch {
+            switch await Self.readBody(&request, upTo: limit) {
+            case .body(let bytes):
+                body = bytes
+            case .tooLarge:
                 let error = RPCError(code: -32600, message: "request body too large: limit is \(limit) bytes")
                 return Self.json(RPCDispatcher.response(id: .null, error: error).bytes, status: .contentTooLarge)
+            case .malformed(let reason):
+                let error = RPCError(code: -32700, message: "parse error: malformed HTTP body (\(reason))")
+                var response = Self.json(RPCDispatcher.response(id: .null, error: error).bytes, status: .badRequest)
+                response.headers[.connection] = "close"
+                return response
             }
-            guard let out = node.dispatcher.handle(Array(buffer: body)) else { return Response(status: .ok) }
+            let out = dispatcher.handle(Array(buffer: body), overlay: WebSocketSession.httpSubscriptionMethods)
+            guard let out else { return Response(status: .ok) }
             return Self.json(out, status: .ok)
         }
         router.post("/", use: rpc)
         router.post("/rpc", use: rpc)
         router.get("/health") { _, _ in "ok" }
-        // Load-test baseline: the cheapest JSON route this server framework can serve (Benchmarks/load).
-        router.post("/debug/echo") { request, _ -> Response in
-            var request = request
-            let body = try await request.collectBody(upTo: 1 << 16)
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+        if configuration.debugEcho {
+            // Load-test baseline: the cheapest JSON route this server framework can serve (Benchmarks/load).
+            router.post("/debug/echo") { request, _ -> Response in
+                var request = request
+                let body = try await request.collectBody(upTo: 1 << 16)
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+            }
         }
         router.post("/api/claim") { request, context -> Response in
             var request = request
-            guard let body = try? await request.collectBody(upTo: 1_024) else {
-                return Self.message("request body too large", status: .contentTooLarge)
+            let body: ByteBuffer
+            switch await Self.readBody(&request, upTo: 1_024) {
+            case .body(let bytes): body = bytes
+            case .tooLarge: return Self.message("request body too large", status: .contentTooLarge)
+            case .malformed(let reason):
+                return Self.message("malformed HTTP body (\(reason))", status: .badRequest)
             }
             guard let json = try? JSON.parse(Array(buffer: body)), case .object(let members) = json,
                 members.allSatisfy({ $0.0 == "address" }), let text = json["address"]?.stringValue
@@ -119,19 +161,24 @@ public final class NodeServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucetInfo))))
         }
         let wsLimit = configuration.maxWebSocketMessageBytes
+        let queueLimits = OutboundQueue.Limits(
+            replyLimit: configuration.webSocketQueueLimit, replyByteLimit: configuration.webSocketQueueBytes,
+            notificationLimit: configuration.webSocketQueueLimit)
         let logger = self.logger
         for path in ["/", "/ws"] {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
-            } onUpgrade: { inbound, outbound, _ in
-                try await WebSocketSession(node: node, logger: logger).run(inbound: inbound, outbound: outbound, maxMessage: wsLimit)
+            } onUpgrade: { [dispatcher] inbound, outbound, context in
+                let session = WebSocketSession(node: node, dispatcher: dispatcher, limits: queueLimits, logger: logger)
+                try await session.run(
+                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }
         }
         let boundPort = self.boundPort
         let continuation = portReady.continuation
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: serverBuilder(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -139,6 +186,47 @@ public final class NodeServer: Sendable {
                 continuation.yield(port)
             },
             logger: logger)
+    }
+
+    /// HTTP/1.1 with the WebSocket upgrade, every connection behind a ``ConnectionGuard``.
+    func serverBuilder(webSocketRouter: Router<NodeRequestContext>) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout), httpDecoderConfiguration: decoder),
+            ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))
+        let limits = ConnectionLimits(
+            maxConnections: configuration.maxConnections,
+            headerTimeout: TimeAmount(configuration.headerTimeout),
+            maxHeaderBytes: decoder.maxHeaderListSize)
+        let counter = connections
+        let logger = self.logger
+        return HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                limits: limits, counter: counter, logger: logger)
+        }
+    }
+
+    enum BodyOutcome {
+        case body(ByteBuffer)
+        case tooLarge
+        /// The HTTP framing of the body is broken (e.g. a malformed chunk size).
+        case malformed(String)
+    }
+
+    /// Collects a request body up to `limit` bytes, telling a body over the limit from a malformed one.
+    static func readBody(_ request: inout Request, upTo limit: Int) async -> BodyOutcome {
+        do {
+            return .body(try await request.collectBody(upTo: limit))
+        } catch is NIOTooManyBytesError {
+            return .tooLarge
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return .tooLarge
+        } catch {
+            return .malformed("\(error)")
+        }
     }
 
     static func json(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {

@@ -2,85 +2,142 @@ import ByteCoding
 import EthereumLedger
 import Foundation
 import HummingbirdWebSocket
+import JSONCoding
 import JSONRPC
 import Logging
+import NIOCore
 import SandnetNode
 import Synchronization
 
-/// One WebSocket connection: JSON-RPC requests plus eth_subscribe/eth_unsubscribe (newHeads,
-/// newPendingTransactions, logs), with one writer so frames never interleave.
+/// One WebSocket connection: JSON-RPC requests (single or batched, in text or binary frames, as geth reads both)
+/// plus eth_subscribe/eth_unsubscribe (newHeads, newPendingTransactions, logs), answered in text frames.
+///
+/// Replies and notifications go through one bounded ``OutboundQueue`` and one writer, in order: a slow reader
+/// makes the session stop reading (backpressure), and notifications it cannot take close the connection with
+/// 1008 and the limit in the reason. Nothing is dropped silently.
+///
+/// Lock order: the node's locks (held by `EventHub.publish`) → ``SessionState/subscriptions`` → the queue's lock.
 struct WebSocketSession {
     let node: SandnetNode
+    let dispatcher: RPCDispatcher
+    let limits: OutboundQueue.Limits
     let logger: Logger
 
     enum Topic: Sendable { case newHeads, pending, logs }
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, maxMessage: Int) async throws {
-        let (outgoing, send) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    /// How long a connection closing for a slow reader may take to deliver its close frame before it is cut.
+    static let closeGrace: Duration = .seconds(15)
+
+    private enum Outcome: Sendable { case writerDone, readerDone, graceExpired }
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, maxMessage: Int, channel: any Channel)
+        async throws
+    {
+        let queue = OutboundQueue(limits: limits)
         let state = SessionState()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await text in outgoing { try await outbound.write(.text(text)) }
+        let overlay = Self.subscriptionMethods(state)
+        let notificationLimit = limits.notificationLimit
+        let subscription = node.events.subscribe { event in
+            for text in state.notifications(for: event) {
+                queue.pushNotification(
+                    text,
+                    closeReason:
+                        "client too slow: more than \(notificationLimit) notifications queued (--ws-queue-limit)")
             }
+        }
+        defer { subscription.cancel() }
+        let dispatcher = self.dispatcher
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                for await event in node.events.subscribe() {
-                    let active = state.subscriptions.withLock { $0 }
-                    guard !active.isEmpty else { continue }
-                    for (id, topic) in active {
-                        switch (event, topic) {
-                        case (.newBlock(let block), .newHeads):
-                            send.yield(Self.notification(id, NodeFormat.header(block)))
-                        case (.pendingTransaction(let hash), .pending):
-                            send.yield(Self.notification(id, .string(Hex.encodePrefixed(hash))))
-                        default: break
-                        }
+                while true {
+                    switch await queue.next() {
+                    case .message(let text):
+                        try await outbound.write(.text(text))
+                    case .close(let reason):
+                        try await outbound.close(.policyViolation, reason: reason)
+                        return .writerDone
+                    case .finished:
+                        return .writerDone
                     }
                 }
             }
-            for try await message in inbound.messages(maxSize: maxMessage) {
-                guard case .text(let text) = message else { continue }
-                let bytes = Array(text.utf8)
-                if let reply = handleSubscription(bytes, state) {
-                    send.yield(reply)
-                } else if let out = node.dispatcher.handle(bytes) {
-                    send.yield(String(decoding: out, as: UTF8.self))
+            group.addTask {
+                for try await message in inbound.messages(maxSize: maxMessage) {
+                    let bytes: [UInt8]
+                    switch message {
+                    case .text(let text): bytes = Array(text.utf8)
+                    case .binary(let buffer): bytes = Array(buffer: buffer)
+                    }
+                    guard let out = dispatcher.handle(bytes, overlay: overlay) else { continue }
+                    guard await queue.pushReply(String(decoding: out, as: UTF8.self)) else { break }
+                }
+                return .readerDone
+            }
+            var writerDone = false
+            var readerDone = false
+            var graceStarted = false
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .writerDone: writerDone = true
+                case .readerDone: readerDone = true
+                case .graceExpired:
+                    channel.close(promise: nil)
+                    writerDone = true
+                    readerDone = true
+                }
+                if writerDone && readerDone { break }
+                guard queue.isClosing else {
+                    // The client closed: nothing more can be delivered.
+                    break
+                }
+                // Closing for a slow reader: let the writer flush what is queued and the close frame, and the
+                // client answer it (Hummingbird closes the TCP connection right after this returns, discarding
+                // unsent bytes), but not forever.
+                if !graceStarted {
+                    graceStarted = true
+                    group.addTask {
+                        try await Task.sleep(for: Self.closeGrace)
+                        return .graceExpired
+                    }
                 }
             }
-            send.finish()
+            queue.finish()
             group.cancelAll()
         }
     }
 
-    /// Handles eth_subscribe / eth_unsubscribe; nil for anything else.
-    func handleSubscription(_ bytes: [UInt8], _ state: SessionState) -> String? {
-        guard let request = try? JSON.parse(bytes), let method = request["method"]?.stringValue,
-            method == "eth_subscribe" || method == "eth_unsubscribe"
-        else { return nil }
-        let id = request["id"] ?? .null
-        let params = request["params"]?.arrayValue ?? []
-        func reply(_ result: JSON) -> String {
-            JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]).serialized
-        }
-        if method == "eth_unsubscribe" {
-            guard let sub = params.first?.stringValue else {
-                return RPCDispatcher.response(id: id, error: .invalidParams("missing value for required argument 0")).serialized
-            }
-            return reply(.bool(state.subscriptions.withLock { $0.removeValue(forKey: sub) != nil }))
-        }
-        let topic: Topic
-        switch params.first?.stringValue {
-        case "newHeads": topic = .newHeads
-        case "newPendingTransactions": topic = .pending
-        case "logs": topic = .logs
-        case let other:
-            return RPCDispatcher.response(
-                id: id, error: .invalidParams("no \"\(other ?? "")\" subscription in eth namespace")).serialized
-        }
-        let n = state.counter.add(1, ordering: .relaxed).oldValue
-        let subID = "0x" + String(n &* 0x9e37_79b9_7f4a_7c15, radix: 16)
-        state.subscriptions.withLock { $0[subID] = topic }
-        return reply(.string(subID))
+    /// eth_subscribe / eth_unsubscribe of this connection, with geth's texts (`rpc/handler.go`, `rpc/errors.go`).
+    static func subscriptionMethods(_ state: SessionState) -> [String: RPCMethod] {
+        [
+            "eth_subscribe": { params in
+                guard let name = params[0]?.stringValue else {
+                    throw RPCError.invalidParams("expected subscription name as first argument")
+                }
+                let topic: Topic
+                switch name {
+                case "newHeads": topic = .newHeads
+                case "newPendingTransactions": topic = .pending
+                case "logs": topic = .logs
+                default: throw RPCError(code: -32601, message: "no \"\(name)\" subscription in eth namespace")
+                }
+                return .string(state.add(topic))
+            },
+            "eth_unsubscribe": { params in
+                guard let id = params[0] else { throw RPCError.invalidParams("missing value for required argument 0") }
+                guard let id = id.stringValue, state.remove(id) else { throw RPCError.server("subscription not found") }
+                return .bool(true)
+            },
+        ]
     }
+
+    /// Over HTTP, as geth answers: no subscriptions on a connection without notifications.
+    static let httpSubscriptionMethods: [String: RPCMethod] = [
+        "eth_subscribe": { _ in throw RPCError(code: -32601, message: "notifications not supported") },
+        "eth_unsubscribe": { params in
+            guard params[0] != nil else { throw RPCError.invalidParams("missing value for required argument 0") }
+            throw RPCError.server("subscription not found")
+        },
+    ]
 
     static func notification(_ id: String, _ result: JSON) -> String {
         JSON.object([
@@ -90,8 +147,43 @@ struct WebSocketSession {
     }
 }
 
-/// Per-connection subscription table, shared by the reader and the event forwarder.
+/// Per-connection subscription table, shared by the reader (eth_subscribe) and the event handler.
 final class SessionState: Sendable {
-    let subscriptions = Mutex<[String: WebSocketSession.Topic]>([:])
-    let counter = Atomic<UInt64>(1)
+    private let subscriptions = Mutex<[(id: String, topic: WebSocketSession.Topic)]>([])
+    private let counter = Atomic<UInt64>(1)
+
+    func add(_ topic: WebSocketSession.Topic) -> String {
+        let n = counter.add(1, ordering: .relaxed).oldValue
+        let id = "0x" + String(n &* 0x9e37_79b9_7f4a_7c15, radix: 16)
+        subscriptions.withLock { $0.append((id, topic)) }
+        return id
+    }
+
+    func remove(_ id: String) -> Bool {
+        subscriptions.withLock { list in
+            guard let index = list.firstIndex(where: { $0.id == id }) else { return false }
+            list.remove(at: index)
+            return true
+        }
+    }
+
+    /// The notifications `event` causes, in subscription order.
+    func notifications(for event: NodeEvent) -> [String] {
+        let active = subscriptions.withLock { $0 }
+        guard !active.isEmpty else { return [] }
+        var out: [String] = []
+        var header: JSON?
+        for (id, topic) in active {
+            switch (event, topic) {
+            case (.newBlock(let block), .newHeads):
+                let result = header ?? NodeFormat.header(block)
+                header = result
+                out.append(WebSocketSession.notification(id, result))
+            case (.pendingTransaction(let hash), .pending):
+                out.append(WebSocketSession.notification(id, .string(Hex.encodePrefixed(hash))))
+            default: break
+            }
+        }
+        return out
+    }
 }

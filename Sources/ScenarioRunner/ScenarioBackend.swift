@@ -4,6 +4,7 @@ import Foundation
 import ICPAgent
 import ICPIdentity
 import ICPReplica
+import JSONCoding
 import JSONRPC
 import SandnetNode
 import Synchronization

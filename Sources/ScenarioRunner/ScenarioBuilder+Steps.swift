@@ -1,5 +1,6 @@
 import EthereumTransactions
 import Foundation
+import JSONCoding
 import JSONRPC
 import Yams
 

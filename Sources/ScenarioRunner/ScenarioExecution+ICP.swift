@@ -4,6 +4,7 @@ import EthereumTypes
 import ICPAgent
 import ICPIdentity
 import ICPLedgerService
+import JSONCoding
 import JSONRPC
 
 /// A ledger `Err` result of an ICP call: the Candid text of the error variant.
@@ -64,7 +65,7 @@ extension ScenarioExecution {
             let args = """
                 (record { memo = \(memo ?? 0) : nat64; amount = record { e8s = \(try await e8s(spec.amounts["amount"], "amount")) : nat64 }; \
                 fee = record { e8s = \(fee) : nat64 }; from_subaccount = \(Self.optSubaccount(spec.subaccounts["fromSubaccount"])); \
-                to = \(Self.blob(to.bytes)); \
+                to = \(CandidValue.blobLiteral(to.bytes)); \
                 created_at_time = \(createdAt.map { "opt record { timestamp_nanos = \($0) : nat64 }" } ?? "null") })
                 """
             return try await ledgerUpdate("transfer", args, caller: spec.caller, createdAt: createdAt)
@@ -73,7 +74,7 @@ extension ScenarioExecution {
             let createdAt = try await time(spec.texts["createdAtTime"])
             let args = """
                 (record { from_subaccount = \(Self.optSubaccount(spec.subaccounts["fromSubaccount"])); \
-                to = \(Self.account(to)); amount = \(try await e8s(spec.amounts["amount"], "amount")) : nat; \
+                to = \(to.candidText); amount = \(try await e8s(spec.amounts["amount"], "amount")) : nat; \
                 fee = \(try await optNat(spec.amounts["fee"], "fee")); memo = \(try memo(spec.texts["memo"])); \
                 created_at_time = \(createdAt.map { "opt (\($0) : nat64)" } ?? "null") })
                 """
@@ -84,7 +85,7 @@ extension ScenarioExecution {
             let expiresAt = try await time(spec.texts["expiresAt"])
             let args = """
                 (record { from_subaccount = \(Self.optSubaccount(spec.subaccounts["fromSubaccount"])); \
-                spender = \(Self.account(spender)); amount = \(try await e8s(spec.amounts["amount"], "amount")) : nat; \
+                spender = \(spender.candidText); amount = \(try await e8s(spec.amounts["amount"], "amount")) : nat; \
                 expected_allowance = \(try await optNat(spec.amounts["expectedAllowance"], "expectedAllowance")); \
                 expires_at = \(expiresAt.map { "opt (\($0) : nat64)" } ?? "null"); \
                 fee = \(try await optNat(spec.amounts["fee"], "fee")); memo = \(try memo(spec.texts["memo"])); \
@@ -97,7 +98,7 @@ extension ScenarioExecution {
             let createdAt = try await time(spec.texts["createdAtTime"])
             let args = """
                 (record { spender_subaccount = \(Self.optSubaccount(spec.subaccounts["spenderSubaccount"])); \
-                from = \(Self.account(from)); to = \(Self.account(to)); \
+                from = \(from.candidText); to = \(to.candidText); \
                 amount = \(try await e8s(spec.amounts["amount"], "amount")) : nat; \
                 fee = \(try await optNat(spec.amounts["fee"], "fee")); memo = \(try memo(spec.texts["memo"])); \
                 created_at_time = \(createdAt.map { "opt (\($0) : nat64)" } ?? "null") })
@@ -186,13 +187,13 @@ extension ScenarioExecution {
     }
 
     func icpBalance(_ account: Account) async throws -> UInt64 {
-        let reply = try await ledgerCall("icrc1_balance_of", "(\(Self.account(account)))", caller: nil, query: true)
+        let reply = try await ledgerCall("icrc1_balance_of", "(\(account.candidText))", caller: nil, query: true)
         return try Self.natValue(reply.values.first, "icrc1_balance_of")
     }
 
     func icpAllowance(of owner: Account, spender: Account) async throws -> UInt64 {
         let reply = try await ledgerCall(
-            "icrc2_allowance", "(record { account = \(Self.account(owner)); spender = \(Self.account(spender)) })",
+            "icrc2_allowance", "(record { account = \(owner.candidText); spender = \(spender.candidText) })",
             caller: nil, query: true)
         guard case .record(let fields)? = reply.values.first,
             let allowance = fields.first(where: { $0.label == CandidLabel("allowance") })
@@ -225,7 +226,7 @@ extension ScenarioExecution {
     func icpAccount(_ template: Template?, subaccount: UInt64?) throws -> Account {
         guard let template else { throw StepFailure("no account given") }
         let text = try resolve(template)
-        let sub = try subaccount.map { try Subaccount(bytes: Array(repeating: 0, count: 24) + Self.be64($0)) }
+        let sub = subaccount.map(Subaccount.init(index:))
         if accounts[text] != nil {
             return Account(owner: try icpIdentity(text).principal, subaccount: sub)
         }
@@ -300,20 +301,11 @@ extension ScenarioExecution {
     func memo(_ template: Template?) throws -> String {
         guard let template else { return "null" }
         let text = try resolve(template)
-        if text.hasPrefix("0x"), let bytes = try? Hex.decodePrefixed(text) { return "opt " + Self.blob(bytes) }
-        return "opt " + Self.blob(Array(text.utf8))
+        if text.hasPrefix("0x"), let bytes = try? Hex.decodePrefixed(text) {
+            return "opt " + CandidValue.blobLiteral(bytes)
+        }
+        return "opt " + CandidValue.blobLiteral(Array(text.utf8))
     }
 
-    static func be64(_ n: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: n >> (56 - 8 * UInt64($0))) } }
-
-    static func blob(_ bytes: [UInt8]) -> String { "blob \"" + bytes.map { "\\" + Hex.encode([$0]) }.joined() + "\"" }
-
-    static func optSubaccount(_ n: UInt64?) -> String {
-        n.map { "opt " + blob(Array(repeating: 0, count: 24) + be64($0)) } ?? "null"
-    }
-
-    static func account(_ account: Account) -> String {
-        let sub = account.subaccount.map { "opt " + blob($0.bytes) } ?? "null"
-        return "record { owner = principal \"\(account.owner.text)\"; subaccount = \(sub) }"
-    }
+    static func optSubaccount(_ n: UInt64?) -> String { Subaccount.optionalCandidText(n.map(Subaccount.init(index:))) }
 }

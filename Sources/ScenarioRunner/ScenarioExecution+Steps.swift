@@ -3,6 +3,7 @@ import CryptoCore
 import EthereumTransactions
 import EthereumTypes
 import Foundation
+import JSONCoding
 import JSONRPC
 import SecretStorage
 

@@ -4,6 +4,7 @@ import EthereumTransactions
 import EthereumTypes
 import Foundation
 import HDWallet
+import JSONCoding
 import JSONRPC
 import KeccakHashing
 import SecretStorage

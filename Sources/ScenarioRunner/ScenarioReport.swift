@@ -1,3 +1,4 @@
+import JSONCoding
 import JSONRPC
 
 /// Reports of a suite run: counts, JUnit XML for CI dashboards, JSON for tools.

@@ -1,5 +1,6 @@
 import EthereumTypes
 import Foundation
+import JSONCoding
 import JSONRPC
 import Yams
 

@@ -18,4 +18,21 @@ import Testing
         #expect(r.stderr.contains(fragment), "\(arguments): \(r.stderr)")
         #expect(r.stderr.hasPrefix("Error: "), "\(arguments): \(r.stderr)")
     }
+
+    /// A state file the node cannot load stops it with the reason (it used to start without the state, silently).
+    @Test(arguments: [
+        ("not json", "--load-state"),
+        (#"{"block": "0x0"}"#, "state dump has no accounts object"),
+        (#"{"accounts": {"0x1234": {"balance": "0x1"}}}"#, "hex string has length 4, want 40 for common.Address"),
+        (#"{"accounts": {"0x00000000000000000000000000000000000000aa": {"balance": "lots"}}}"#, "0x00000000000000000000000000000000000000aa"),
+    ])
+    func unloadableStateFileStopsTheNode(content: String, fragment: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-state-\(UUID().uuidString).json")
+        try Data(content.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try SandnetProcess.run(["node", "--in-memory", "--port", "0", "--load-state", file.path])
+        #expect(r.status != 0, "\(content)")
+        #expect(r.stderr.hasPrefix("Error: --load-state \(file.path): "), "\(r.stderr)")
+        #expect(r.stderr.contains(fragment), "\(r.stderr)")
+    }
 }

@@ -1,5 +1,7 @@
-@testable import CandidCoding
+import ByteCoding
 import Testing
+
+@testable import CandidCoding
 
 struct LEB128Tests {
     private func read<T>(_ bytes: [UInt8], _ body: (inout CandidByteCursor) throws(CandidDecodingError) -> T)
@@ -69,7 +71,7 @@ struct LEB128Tests {
     @Test(arguments: [Int64.min, -129, -128, -65, -64, -1, 0, 1, 63, 64, 127, 128, Int64.max])
     func signedRoundTrips(value: Int64) throws {
         var bytes: [UInt8] = []
-        CandidLEB128.append(signed: value, to: &bytes)
+        LEB128.append(signed: value, to: &bytes)
         let decoded = try read(bytes) { (cursor) throws(CandidDecodingError) in try cursor.readSLEB("x") }.get()
         #expect(decoded == value)
         let big = try read(bytes) { (cursor) throws(CandidDecodingError) in try cursor.readInt() }.get()

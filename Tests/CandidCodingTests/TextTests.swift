@@ -13,6 +13,26 @@ struct TextTests {
         #expect(throws: CandidTextError.self) { try CandidPrincipal(text: "not a principal") }
     }
 
+    /// Candid's `principal` and ICPIdentity's `Principal` read text with the one parser in ByteCoding: the same
+    /// texts are refused, and the error says why.
+    @Test func principalTextErrorsNameTheReason() throws {
+        func refusal(_ text: String, _ reason: String) -> CandidTextError {
+            CandidTextError(line: 1, column: 1, "invalid principal text \"\(text)\": \(reason)")
+        }
+        #expect(throws: refusal("aaaaa-aa-", "misplaced '-' at offset 8 of the principal text")) {
+            try CandidPrincipal(text: "aaaaa-aa-")
+        }
+        // U+212A KELVIN SIGN lowercases to ASCII "k"; lowercasing the whole text first accepted it.
+        let kelvin = "rr\u{212A}ah-fqaaa-aaaaa-aaaaq-cai"
+        #expect(throws: refusal(kelvin, "invalid character '\u{212A}' at offset 2 of the principal text")) {
+            try CandidPrincipal(text: kelvin)
+        }
+        #expect(throws: refusal("w7x7r-cok77-xb", "principal text is not canonical (non-zero padding bits)")) {
+            try CandidPrincipal(text: "w7x7r-cok77-xb")
+        }
+        #expect(try CandidPrincipal(text: "RYJL3-TYAAA-AAAAA-AAABA-CAI").bytes == [0, 0, 0, 0, 0, 0, 0, 2, 1, 1])
+    }
+
     /// The published principal examples in `icp/icp_principal_account_examples.json`, both directions.
     @Test func principalVectorsFromSharedFile() throws {
         struct Example: Decodable {

@@ -34,7 +34,6 @@ import Testing
         let viaPrivate = try account.derived(DerivationPath(parsing: "m/0/7")).neutered
         let viaPublic = try account.neutered.derived(DerivationPath(parsing: "m/0/7"))
         #expect(viaPublic == viaPrivate)
-        #expect(viaPublic.ethereumAddress == viaPrivate.ethereumAddress)
         #expect(!viaPublic.isPrivate)
     }
 
@@ -43,19 +42,6 @@ import Testing
         #expect(throws: ExtendedKeyError.hardenedDerivationFromPublicKey(index: 0x8000_0001)) {
             try xpub.child(0x8000_0001)
         }
-    }
-
-    @Test func ethereumAccounts() throws {
-        let master = try ExtendedKey(seed: Mnemonic(phrase: Self.abandon).seed())
-        let accounts = try EthereumAccounts(master: master)
-        // The address every wallet shows for this well-known test mnemonic.
-        #expect(try accounts.address(0).checksummed == "0x9858EfFD232B4033E47d90003D41EC34EcaEda94")
-        for i: UInt32 in 0..<5 {
-            let full = try master.derived(.ethereum(index: i))
-            #expect(try accounts.key(i) == full)
-            #expect(try accounts.address(i) == full.ethereumAddress)
-        }
-        #expect(accounts.path(3).description == "m/44'/60'/0'/0/3")
     }
 
     @Test func icpPathGivesTheSecp256k1Key() throws {

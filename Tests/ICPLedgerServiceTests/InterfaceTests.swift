@@ -77,13 +77,13 @@ import Testing
     /// replies ic-py encodes for the expected result: equal values, and equal bytes where the type tables coincide.
     @Test func icPyEncodingsRoundTrip() throws {
         let json = try VectorStore(root: TestVectors.packageRoot + "/Vectors/generated").json("icp-ledger-candid.json")
-        let cases = try #require(json["cases"]?.array)
+        let cases = try #require(json["cases"]?.arrayValue)
         #expect(cases.count == 13)
         var identical: [String] = []
         for item in cases {
-            let method = try #require(item["method"]?.string)
-            let arg = try Self.bytes(try #require(item["arg"]?.string))
-            let expected = try Self.bytes(try #require(item["reply"]?.string))
+            let method = try #require(item["method"]?.stringValue)
+            let arg = try Self.bytes(try #require(item["arg"]?.stringValue))
+            let expected = try Self.bytes(try #require(item["reply"]?.stringValue))
             var service = F.service()
             let response =
                 LedgerService.kind(of: method) == .query

@@ -1,4 +1,6 @@
+import ByteCoding
 import CBORCoding
+import JSONCoding
 import JSONRPC
 import CryptoCore
 import ICPAgent

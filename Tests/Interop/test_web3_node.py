@@ -18,7 +18,7 @@ CHAIN_ID = 11155111
 
 
 def w3_for(node):
-    return Web3(Web3.HTTPProvider(node.url, request_kwargs={"timeout": 10}))
+    return Web3(Web3.HTTPProvider(node.url, request_kwargs={"timeout": 120}))
 
 
 def raw(signed):
@@ -27,7 +27,7 @@ def raw(signed):
 
 def rpc(node, payload):
     req = urllib.request.Request(node.url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=120) as r:
         return json.loads(r.read() or b"null")
 
 
@@ -52,7 +52,7 @@ def test_eip1559_transfer_balances_to_the_wei(node):
     tx = {"type": 2, "chainId": CHAIN_ID, "nonce": w3.eth.get_transaction_count(acct.address, "pending"),
           "to": RECIPIENT, "value": 10**17, "gas": 21000, "maxFeePerGas": 2 * base + tip, "maxPriorityFeePerGas": tip}
     tx_hash = w3.eth.send_raw_transaction(raw(acct.sign_transaction(tx)))
-    receipt = w3.eth.wait_for_transaction_receipt(tx_hash, timeout=10)
+    receipt = w3.eth.wait_for_transaction_receipt(tx_hash, timeout=120)
     assert receipt["status"] == 1 and receipt["gasUsed"] == 21000 and receipt["type"] == 2
     block = w3.eth.get_block(receipt["blockNumber"])
     price = receipt["effectiveGasPrice"]
@@ -99,7 +99,7 @@ def test_websocket_new_heads(node):
             ack = json.loads(await ws.recv())
             sub = ack["result"]
             await asyncio.get_running_loop().run_in_executor(None, rpc, node, {"jsonrpc": "2.0", "id": 2, "method": "evm_mine"})
-            note = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            note = json.loads(await asyncio.wait_for(ws.recv(), 120))
             assert note["params"]["subscription"] == sub
             assert note["params"]["result"]["number"] == "0x1"
     asyncio.run(scenario())
@@ -174,7 +174,7 @@ def test_faucet_claim(node):
     fresh = Account.create().address
     req = urllib.request.Request(node.url.rstrip("/") + "/api/claim", data=json.dumps({"address": fresh}).encode(),
                                  headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=120) as r:
         msg = json.loads(r.read())["msg"]
     assert msg.startswith("Txhash: 0x")
     receipt = w3.eth.wait_for_transaction_receipt(msg[len("Txhash: "):])

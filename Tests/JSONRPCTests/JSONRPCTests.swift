@@ -1,3 +1,4 @@
+import JSONCoding
 import JSONRPC
 import Testing
 
@@ -67,6 +68,48 @@ import Testing
         #expect(try call(#"{"jsonrpc":"2.0","method":"echo"}"#) == nil)
         #expect(try call(#"[{"jsonrpc":"2.0","method":"echo"}]"#) == nil)
         let big = "[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo"}"#, count: 4).joined(separator: ",") + "]"
-        #expect(try call(big)?["error"]?["message"] == .string("batch too large"))
+        #expect(try call(big)?.arrayValue?.first?["error"]?["message"] == .string("batch too large"))
+    }
+
+    func raw(_ text: String, _ configure: (inout RPCDispatcher) -> Void = { _ in }) -> String? {
+        var d = dispatcher
+        configure(&d)
+        return d.handle(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// geth rpc/testdata/invalid-batch-toolarge.js and invalid-batch.js, byte for byte.
+    @Test func batchErrorsAsGethWritesThem() {
+        let notification = #"{"jsonrpc":"2.0","method":"echo","params":["x",99]}"#
+        #expect(raw("[" + Array(repeating: notification, count: 4).joined(separator: ",") + "]")
+            == #"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}]"#)
+        let withCall = [notification, #"{"jsonrpc":"2.0","id":3,"method":"echo","params":["x",99]}"#, notification, notification]
+        #expect(raw("[" + withCall.joined(separator: ",") + "]")
+            == #"[{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"batch too large"}}]"#)
+        #expect(raw("[]") == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"empty batch"}}"#)
+        #expect(raw("[1]") == #"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]"#)
+        // 0: no limit.
+        let many = "[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#, count: 5).joined(separator: ",") + "]"
+        #expect(raw(many) { $0.batchLimit = 0 }.map { (try? JSON.parse($0))?.arrayValue?.count } == 5)
+    }
+
+    /// geth rpc/handler.go: once the results and errors of a batch pass the limit, every call left gets -32003.
+    @Test func batchResponseSizeLimit() {
+        let calls = (1...4).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"echo","params":["abcd"]}"# }
+        let text = "[" + calls[0] + "," + #"{"jsonrpc":"2.0","method":"echo"}"# + "," + calls[1...].joined(separator: ",") + ",7]"
+        // Each result is "abcd" with its quotes: 6 bytes. After two (12 > 10) the rest are not run.
+        #expect(raw(text) { $0.batchResponseMaxSize = 10; $0.batchLimit = 0 }
+            == #"[{"jsonrpc":"2.0","id":1,"result":"abcd"},{"jsonrpc":"2.0","id":2,"result":"abcd"},"#
+            + #"{"jsonrpc":"2.0","id":3,"error":{"code":-32003,"message":"response too large"}},"#
+            + #"{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"response too large"}},"#
+            + #"{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"response too large"}}]"#)
+    }
+
+    @Test func overlayMethodsComeFirst() {
+        #expect(raw(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#) == #"{"jsonrpc":"2.0","id":1,"result":1}"#)
+        let overlaid = dispatcher.handle(
+            Array(#"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":2,"method":"mine"}]"#.utf8),
+            overlay: ["echo": { _ in .string("overlay") }, "mine": { _ in .bool(true) }])
+        #expect(overlaid.map { String(decoding: $0, as: UTF8.self) }
+            == #"[{"jsonrpc":"2.0","id":1,"result":"overlay"},{"jsonrpc":"2.0","id":2,"result":true}]"#)
     }
 }

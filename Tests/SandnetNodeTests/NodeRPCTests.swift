@@ -1,6 +1,7 @@
 import ByteCoding
 import EthereumTransactions
 import EthereumTypes
+import JSONCoding
 import JSONRPC
 import SandnetNode
 import Synchronization

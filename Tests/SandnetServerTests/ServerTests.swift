@@ -2,6 +2,7 @@ import ByteCoding
 import EthereumTypes
 import Foundation
 import HummingbirdWSClient
+import JSONCoding
 import JSONRPC
 import Logging
 import SandnetNode
@@ -20,12 +21,16 @@ struct RunningNode {
     let task: Task<Void, Error>
     let port: Int
 
-    static func start(_ configure: (inout NodeConfiguration) -> Void = { _ in }) async throws -> RunningNode {
+    static func start(
+        _ configure: (inout NodeConfiguration) -> Void = { _ in },
+        server configureServer: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> RunningNode {
         var config = NodeConfiguration()
         configure(&config)
         let node = try SandnetNode(configuration: config)
         var serverConfig = ServerConfiguration()
         serverConfig.port = 0
+        configureServer(&serverConfig)
         let server = NodeServer(node: node, configuration: serverConfig)
         let task = Task { try await server.run(handleSignals: false) }
         guard let port = await server.waitUntilListening() else { throw RPCError.internalError("server did not start") }
@@ -140,7 +145,8 @@ struct RunningNode {
                 return result.withLock { $0 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(20))
+                // A hang guard only: generous enough never to decide a passing run on an overloaded machine.
+                try await Task.sleep(for: .seconds(300))
                 return nil
             }
             let first = try await group.next() ?? nil

@@ -1,3 +1,4 @@
+import JSONCoding
 import JSONRPC
 import SandnetNode
 import ScenarioRunner

@@ -1,6 +1,7 @@
 import BenchCOpenSSL
 import Benchmark
 import CryptoCore
+import EthereumTransactions
 import HDWallet
 import SecretStorage
 

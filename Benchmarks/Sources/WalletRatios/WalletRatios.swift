@@ -1,5 +1,6 @@
 import BenchCOpenSSL
 import CryptoCore
+import EthereumTransactions
 import HDWallet
 import SecretStorage
 

@@ -1,5 +1,6 @@
 import ByteCoding
 import HDWallet
+import JSONCoding
 
 /// BIP-32 test vectors 1–4 (17 derivations: the path string parses to the listed indices and both the xprv
 /// and xpub match) and vector 5 (16 extended keys that must be rejected for the reason the BIP gives).
@@ -12,19 +13,19 @@ public struct BIP32Suite: VectorSuite {
         var report = SuiteReport(suite: name)
         do {
             let file = try store.json("bip32/bip32_test_vectors.json")
-            for vector in file["valid"]?.array ?? [] {
-                let vectorName = vector["name"]?.string ?? "vector"
-                guard let seedHex = vector["seed_hex"]?.string else {
+            for vector in file["valid"]?.arrayValue ?? [] {
+                let vectorName = vector["name"]?.stringValue ?? "vector"
+                guard let seedHex = vector["seed_hex"]?.stringValue else {
                     report.fail(vectorName, input: vector.compactText, expected: "seed_hex", actual: "missing")
                     continue
                 }
-                for chain in vector["chains"]?.array ?? [] {
+                for chain in vector["chains"]?.arrayValue ?? [] {
                     checkDerivation(vectorName, seedHex: seedHex, chain: chain, into: &report)
                 }
             }
-            for (index, test) in (file["invalid"]?.array ?? []).enumerated() {
-                let key = test["key"]?.string ?? ""
-                let reason = test["reason"]?.string ?? ""
+            for (index, test) in (file["invalid"]?.arrayValue ?? []).enumerated() {
+                let key = test["key"]?.stringValue ?? ""
+                let reason = test["reason"]?.stringValue ?? ""
                 let id = "invalid #\(index) (\(reason))"
                 do {
                     let parsed = try ExtendedKey(serialized: key)
@@ -40,17 +41,17 @@ public struct BIP32Suite: VectorSuite {
         return report
     }
 
-    func checkDerivation(_ vectorName: String, seedHex: String, chain: JSONValue, into report: inout SuiteReport) {
-        let pathText = chain["path"]?.string ?? ""
+    func checkDerivation(_ vectorName: String, seedHex: String, chain: JSON, into report: inout SuiteReport) {
+        let pathText = chain["path"]?.stringValue ?? ""
         let id = "\(vectorName) \(pathText)"
-        let indices = (chain["path_indices"]?.array ?? []).compactMap { $0.compactText }.compactMap { UInt32($0) }
+        let indices = (chain["path_indices"]?.arrayValue ?? []).compactMap { $0.compactText }.compactMap { UInt32($0) }
         do {
             let path = try DerivationPath(parsing: pathText)
             guard path.indices == indices else {
                 return report.fail(id, input: pathText, expected: "\(indices)", actual: "\(path.indices)")
             }
             let key = try ExtendedKey(seed: try Hex.decode(seedHex)).derived(path)
-            let expected = (chain["xprv"]?.string ?? "") + " " + (chain["xpub"]?.string ?? "")
+            let expected = (chain["xprv"]?.stringValue ?? "") + " " + (chain["xpub"]?.stringValue ?? "")
             let actual = key.serialized + " " + key.serializedPublic
             guard actual == expected else { return report.fail(id, input: seedHex, expected: expected, actual: actual) }
             // The serialized forms parse back to the same keys, and public derivation agrees where allowed.

@@ -13,7 +13,7 @@ public struct BIP39Suite: VectorSuite {
         var report = SuiteReport(suite: name)
         do {
             let file = try store.json("bip39/vectors.json")
-            for (section, cases) in (file.object ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (section, cases) in (file.dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let wordlist: Wordlist
                 do {
                     wordlist = try Self.wordlist(named: section, store: store)
@@ -21,8 +21,8 @@ public struct BIP39Suite: VectorSuite {
                     report.fail("\(section) wordlist", input: section, expected: "a wordlist", actual: "\(error)")
                     continue
                 }
-                for (index, test) in (cases.array ?? []).enumerated() {
-                    let fields = test.array?.compactMap(\.string) ?? []
+                for (index, test) in (cases.arrayValue ?? []).enumerated() {
+                    let fields = test.arrayValue?.compactMap(\.stringValue) ?? []
                     guard fields.count == 4 else {
                         report.fail("\(section) #\(index)", input: test.compactText, expected: "4 strings", actual: "")
                         continue
@@ -34,10 +34,10 @@ public struct BIP39Suite: VectorSuite {
             }
             let japanese = try store.json("bip39/test_JP_BIP39.json")
             let wordlist = try Wordlist.official(.japanese)
-            for (index, test) in (japanese.array ?? []).enumerated() {
-                guard let entropy = test["entropy"]?.string, let phrase = test["mnemonic"]?.string,
-                    let passphrase = test["passphrase"]?.string, let seed = test["seed"]?.string,
-                    let xprv = test["bip32_xprv"]?.string
+            for (index, test) in (japanese.arrayValue ?? []).enumerated() {
+                guard let entropy = test["entropy"]?.stringValue, let phrase = test["mnemonic"]?.stringValue,
+                    let passphrase = test["passphrase"]?.stringValue, let seed = test["seed"]?.stringValue,
+                    let xprv = test["bip32_xprv"]?.stringValue
                 else {
                     report.fail("JP #\(index)", input: test.compactText, expected: "5 fields", actual: "missing")
                     continue

@@ -10,9 +10,9 @@ public struct EIP55Suite: VectorSuite {
         var report = SuiteReport(suite: name)
         do {
             let file = try store.json("eip55/eip55_checksum_examples.json")
-            for (index, test) in (file["cases"]?.array ?? []).enumerated() {
-                let id = "\(test["category"]?.string ?? "case") #\(index)"
-                guard let lower = test["input_lowercase"]?.string, let expected = test["checksummed"]?.string else {
+            for (index, test) in (file["cases"]?.arrayValue ?? []).enumerated() {
+                let id = "\(test["category"]?.stringValue ?? "case") #\(index)"
+                guard let lower = test["input_lowercase"]?.stringValue, let expected = test["checksummed"]?.stringValue else {
                     report.fail(id, input: test.compactText, expected: "input_lowercase/checksummed", actual: "missing")
                     continue
                 }

@@ -1,5 +1,6 @@
 import ByteCoding
 import ICPIdentity
+import JSONCoding
 
 /// Internet Computer principal and account examples (`icp/icp_principal_account_examples.json`), every example,
 /// each checked in both directions: principal text ↔ bytes with the CRC-32; ICRC-1 account text parse and
@@ -12,25 +13,25 @@ public struct ICPSuite: VectorSuite {
 
     public func run(_ store: VectorStore) -> SuiteReport {
         var report = SuiteReport(suite: name)
-        let file: JSONValue
+        let file: JSON
         do { file = try store.json("icp/icp_principal_account_examples.json") } catch {
             report.fail("load", input: store.root, expected: "readable vector files", actual: "\(error)")
             return report
         }
-        principals(file["principal_text"]?.array, &report)
-        icrc1Accounts(file["icrc1_account_text"]?.array, &report)
-        accountIdentifiers(file["icp_account_identifier"]?.array, &report)
-        checksums(file["icp_account_identifier_checksum"]?.array, &report)
-        subaccounts(file["subaccount_from_principal"]?["cases"]?.array, &report)
+        principals(file["principal_text"]?.arrayValue, &report)
+        icrc1Accounts(file["icrc1_account_text"]?.arrayValue, &report)
+        accountIdentifiers(file["icp_account_identifier"]?.arrayValue, &report)
+        checksums(file["icp_account_identifier_checksum"]?.arrayValue, &report)
+        subaccounts(file["subaccount_from_principal"]?["cases"]?.arrayValue, &report)
         return report
     }
 
-    func principals(_ cases: [JSONValue]?, _ report: inout SuiteReport) {
+    func principals(_ cases: [JSON]?, _ report: inout SuiteReport) {
         guard let cases else { return report.fail("principal_text", input: "", expected: "array", actual: "missing") }
         for (index, test) in cases.enumerated() {
             let id = "principal_text #\(index)"
-            guard let text = test["text"]?.string, let hex = test["bytes_hex"]?.string,
-                let crc = test["crc32_hex"]?.string
+            guard let text = test["text"]?.stringValue, let hex = test["bytes_hex"]?.stringValue,
+                let crc = test["crc32_hex"]?.stringValue
             else {
                 report.fail(id, input: test.compactText, expected: "text/bytes_hex/crc32_hex", actual: "missing")
                 continue
@@ -47,13 +48,13 @@ public struct ICPSuite: VectorSuite {
         }
     }
 
-    func icrc1Accounts(_ cases: [JSONValue]?, _ report: inout SuiteReport) {
+    func icrc1Accounts(_ cases: [JSON]?, _ report: inout SuiteReport) {
         guard let cases else {
             return report.fail("icrc1_account_text", input: "", expected: "array", actual: "missing")
         }
         for (index, test) in cases.enumerated() {
             let id = "icrc1_account_text #\(index)"
-            guard let text = test["text"]?.string, case .bool(let valid) = test["valid"] else {
+            guard let text = test["text"]?.stringValue, case .bool(let valid) = test["valid"] else {
                 report.fail(id, input: test.compactText, expected: "text/valid", actual: "missing")
                 continue
             }
@@ -66,12 +67,12 @@ public struct ICPSuite: VectorSuite {
                 }
                 continue
             }
-            guard let owner = test["owner"]?.string else {
+            guard let owner = test["owner"]?.stringValue else {
                 report.fail(id, input: text, expected: "owner", actual: "missing")
                 continue
             }
             do {
-                let subaccount = try test["subaccount_hex"]?.string.map { try Subaccount(bytes: try Hex.decode($0)) }
+                let subaccount = try test["subaccount_hex"]?.stringValue.map { try Subaccount(bytes: try Hex.decode($0)) }
                 let built = Account(owner: try Principal(text: owner), subaccount: subaccount)
                 let parsed = try Account(text: text)
                 let expected = "\(owner) \(Hex.encode((subaccount ?? .default).bytes)) \(text)"
@@ -83,14 +84,14 @@ public struct ICPSuite: VectorSuite {
         }
     }
 
-    func accountIdentifiers(_ cases: [JSONValue]?, _ report: inout SuiteReport) {
+    func accountIdentifiers(_ cases: [JSON]?, _ report: inout SuiteReport) {
         guard let cases else {
             return report.fail("icp_account_identifier", input: "", expected: "array", actual: "missing")
         }
         for (index, test) in cases.enumerated() {
             let id = "icp_account_identifier #\(index)"
-            guard let principalText = test["principal"]?.string, let bytesHex = test["principal_bytes_hex"]?.string,
-                let expected = test["account_identifier_hex"]?.string
+            guard let principalText = test["principal"]?.stringValue, let bytesHex = test["principal_bytes_hex"]?.stringValue,
+                let expected = test["account_identifier_hex"]?.stringValue
             else {
                 report.fail(id, input: test.compactText, expected: "fields", actual: "missing")
                 continue
@@ -101,7 +102,7 @@ public struct ICPSuite: VectorSuite {
                     report.fail(id, input: principalText, expected: bytesHex, actual: Hex.encode(principal.bytes))
                     continue
                 }
-                var subaccount = try test["subaccount_hex"]?.string.map { try Subaccount(bytes: try Hex.decode($0)) }
+                var subaccount = try test["subaccount_hex"]?.stringValue.map { try Subaccount(bytes: try Hex.decode($0)) }
                 if let number = test["subaccount_id"], case .number(let digits) = number, let index = UInt64(digits) {
                     // ic-py's integer subaccounts must give the same bytes.
                     guard Subaccount(index: index) == subaccount else {
@@ -122,13 +123,13 @@ public struct ICPSuite: VectorSuite {
         }
     }
 
-    func checksums(_ cases: [JSONValue]?, _ report: inout SuiteReport) {
+    func checksums(_ cases: [JSON]?, _ report: inout SuiteReport) {
         guard let cases else {
             return report.fail("icp_account_identifier_checksum", input: "", expected: "array", actual: "missing")
         }
         for (index, test) in cases.enumerated() {
             let id = "icp_account_identifier_checksum #\(index)"
-            guard let hex = test["account_identifier_hex"]?.string, case .bool(let valid) = test["valid"] else {
+            guard let hex = test["account_identifier_hex"]?.stringValue, case .bool(let valid) = test["valid"] else {
                 report.fail(id, input: test.compactText, expected: "fields", actual: "missing")
                 continue
             }
@@ -143,13 +144,13 @@ public struct ICPSuite: VectorSuite {
         }
     }
 
-    func subaccounts(_ cases: [JSONValue]?, _ report: inout SuiteReport) {
+    func subaccounts(_ cases: [JSON]?, _ report: inout SuiteReport) {
         guard let cases else {
             return report.fail("subaccount_from_principal", input: "", expected: "array", actual: "missing")
         }
         for (index, test) in cases.enumerated() {
             let id = "subaccount_from_principal #\(index)"
-            guard let text = test["principal"]?.string, let expected = test["subaccount_hex"]?.string else {
+            guard let text = test["principal"]?.stringValue, let expected = test["subaccount_hex"]?.stringValue else {
                 report.fail(id, input: test.compactText, expected: "fields", actual: "missing")
                 continue
             }

@@ -14,8 +14,8 @@ public struct KeystoreSuite: VectorSuite {
         do {
             let file = try store.json("keystore/basic_tests.json")
             let raw = try JSONSerialization.jsonObject(with: Data(try store.bytes("keystore/basic_tests.json")))
-            for (name, test) in (file.object ?? [:]).sorted(by: { $0.key < $1.key }) {
-                guard let password = test["password"]?.string, let priv = test["priv"]?.string,
+            for (name, test) in (file.dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard let password = test["password"]?.stringValue, let priv = test["priv"]?.stringValue,
                     let json = (raw as? [String: Any])?[name].flatMap({ ($0 as? [String: Any])?["json"] })
                 else {
                     report.fail(name, input: test.compactText, expected: "json, password, priv", actual: "missing")

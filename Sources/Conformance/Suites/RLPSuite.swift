@@ -1,5 +1,6 @@
 import ByteCoding
 import EthereumTypes
+import JSONCoding
 import RLPCoding
 
 /// ethereum/tests RLPTests: `rlptest.json` (encode, then decode back) and `invalidRLPTest.json` (must reject).
@@ -12,8 +13,8 @@ public struct RLPSuite: VectorSuite {
         var report = SuiteReport(suite: name)
         do {
             let valid = try store.json("rlp/rlptest.json")
-            for (id, test) in (valid.object ?? [:]).sorted(by: { $0.key < $1.key }) {
-                guard let input = test["in"], let out = test["out"]?.string else {
+            for (id, test) in (valid.dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard let input = test["in"], let out = test["out"]?.stringValue else {
                     report.fail(id, input: "?", expected: "in/out fields", actual: "missing")
                     continue
                 }
@@ -35,8 +36,8 @@ public struct RLPSuite: VectorSuite {
                 }
             }
             let invalid = try store.json("rlp/invalidRLPTest.json")
-            for (id, test) in (invalid.object ?? [:]).sorted(by: { $0.key < $1.key }) {
-                let out = test["out"]?.string ?? ""
+            for (id, test) in (invalid.dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let out = test["out"]?.stringValue ?? ""
                 do {
                     let bytes = try Hex.decode(out)
                     let decoded = try RLP.decode(bytes)
@@ -53,7 +54,7 @@ public struct RLPSuite: VectorSuite {
 
     /// The RLP item a test input denotes: strings are byte strings of their code points, integers and
     /// `#`-prefixed decimal bigints are minimal big-endian byte strings, arrays are lists.
-    static func item(from value: JSONValue) -> RLPItem? {
+    static func item(from value: JSON) -> RLPItem? {
         switch value {
         case .string(let s):
             if s.hasPrefix("#") {

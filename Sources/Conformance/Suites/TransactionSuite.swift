@@ -1,6 +1,7 @@
 import ByteCoding
 import EthereumTransactions
 import EthereumTypes
+import JSONCoding
 
 /// ethereum/tests TransactionTests (`transactions/tt*/`): one test per file, with an expected outcome per fork.
 ///
@@ -25,21 +26,21 @@ public struct TransactionSuite: VectorSuite {
             report.fail("load", input: store.path("transactions"), expected: "tt*/*.json files", actual: "none")
         }
         for file in files {
-            let document: JSONValue
+            let document: JSON
             do { document = try store.json(file) } catch {
                 report.fail(file, input: file, expected: "readable JSON", actual: "\(error)")
                 continue
             }
             let group = file.split(separator: "/").dropFirst().first.map(String.init) ?? file
-            for (testName, test) in (document.object ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (testName, test) in (document.dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
                 check(test, id: "\(group)/\(testName)", into: &report)
             }
         }
         return report
     }
 
-    func check(_ test: JSONValue, id: String, into report: inout SuiteReport) {
-        guard let txbytes = test["txbytes"]?.string, let results = test["result"]?.object else {
+    func check(_ test: JSON, id: String, into report: inout SuiteReport) {
+        guard let txbytes = test["txbytes"]?.stringValue, let results = test["result"]?.dictionary else {
             report.fail(id, input: test.compactText, expected: "txbytes and result", actual: "missing")
             return
         }
@@ -52,10 +53,10 @@ public struct TransactionSuite: VectorSuite {
         }
         let caseID = "\(id)@\(forkName)"
         let expected = results[forkName]!
-        let expectedGas = expected["intrinsicGas"]?.string.flatMap { UInt64($0.dropFirst(2), radix: 16) }
+        let expectedGas = expected["intrinsicGas"]?.stringValue.flatMap { UInt64($0.dropFirst(2), radix: 16) }
         let outcome = Outcome(txbytes: txbytes, rules: ValidationRules(chainID: 1, fork: fork))
 
-        if let exception = expected["exception"]?.string {
+        if let exception = expected["exception"]?.stringValue {
             guard Self.outcome(outcome, matches: exception) else {
                 report.fail(caseID, input: txbytes, expected: exception, actual: outcome.summary)
                 return
@@ -72,8 +73,8 @@ public struct TransactionSuite: VectorSuite {
             return
         }
         let want = [
-            "hash " + (expected["hash"]?.string ?? "?"),
-            "sender " + (expected["sender"]?.string?.lowercased() ?? "?"),
+            "hash " + (expected["hash"]?.stringValue ?? "?"),
+            "sender " + (expected["sender"]?.stringValue?.lowercased() ?? "?"),
             "intrinsicGas " + (expectedGas.map { String($0) } ?? "?"),
             "re-encoding " + txbytes.lowercased(),
         ]

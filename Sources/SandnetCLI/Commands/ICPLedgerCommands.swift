@@ -1,5 +1,4 @@
 import ArgumentParser
-import ByteCoding
 import CandidCoding
 import Foundation
 import ICPAgent
@@ -66,10 +65,6 @@ struct ICPLedgerClient {
         }
     }
 
-    static func blobLiteral(_ bytes: [UInt8]) -> String {
-        "blob \"" + bytes.map { "\\" + Hex.encode([$0]) }.joined() + "\""
-    }
-
     static func formatICP(_ e8s: UInt64) -> String {
         let fraction = String(e8s % 100_000_000)
         return "\(e8s / 100_000_000).\(String(repeating: "0", count: 8 - fraction.count) + fraction)"
@@ -96,7 +91,7 @@ struct ICPBalanceCommand: AsyncParsableCommand {
         do { identifier = try Replica.parseAccount(account) } catch { throw CLIError("\(error)") }
         let client = try ICPLedgerClient(url: url, identity: nil)
         let reply = try await client.call(
-            "account_balance", "(record { account = \(ICPLedgerClient.blobLiteral(identifier.bytes)) })", update: false)
+            "account_balance", "(record { account = \(CandidValue.blobLiteral(identifier.bytes)) })", update: false)
         struct Tokens: Decodable { var e8s: UInt64 }
         let tokens: Tokens
         do { tokens = try CandidDecoder().decode(Tokens.self, from: reply.bytes) } catch {
@@ -150,17 +145,16 @@ struct ICPTransferCommand: AsyncParsableCommand {
                 """
                 (record { memo = \(memo) : nat64; amount = record { e8s = \(e8s) : nat64 }; \
                 fee = record { e8s = \(fee) : nat64 }; from_subaccount = null; \
-                to = \(ICPLedgerClient.blobLiteral(destination.bytes)); \
+                to = \(CandidValue.blobLiteral(destination.bytes)); \
                 created_at_time = opt record { timestamp_nanos = \(now) : nat64 } })
                 """, update: true)
         } else {
             let account: Account
             do { account = try Account(text: to) } catch { throw CLIError("--to: \(error)") }
-            let subaccount = account.subaccount.map { "opt " + ICPLedgerClient.blobLiteral($0.bytes) } ?? "null"
             reply = try await client.call(
                 "icrc1_transfer",
                 """
-                (record { to = record { owner = principal "\(account.owner.text)"; subaccount = \(subaccount) }; \
+                (record { to = \(account.candidText); \
                 amount = \(e8s) : nat; fee = opt (\(fee) : nat); memo = null; from_subaccount = null; \
                 created_at_time = opt (\(now) : nat64) })
                 """, update: true)

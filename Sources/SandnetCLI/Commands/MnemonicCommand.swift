@@ -1,5 +1,6 @@
 import ArgumentParser
 import ByteCoding
+import EthereumTransactions
 import Foundation
 import HDWallet
 

@@ -7,6 +7,7 @@ import ICPIdentity
 import ICPLedger
 import ICPLedgerService
 import ICPReplica
+import JSONCoding
 import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
@@ -79,8 +80,26 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "Largest request body, in bytes.")
     var maxRequestBytes = 5 << 20
 
-    @Option(help: "Largest JSON-RPC batch.")
+    @Option(help: "Largest JSON-RPC batch (geth's --rpc.batch-request-limit); 0: no limit.")
     var batchLimit = 1_000
+
+    @Option(help: "Largest total size of a batch's results, in bytes (geth's --rpc.batch-response-max-size); 0: no limit.")
+    var batchResponseMaxSize = 25_000_000
+
+    @Option(help: "Open connections (HTTP and WebSocket) at most; one more is answered 503 and closed.")
+    var maxConnections = 128
+
+    @Option(help: "Seconds a new connection has to send its first request head.")
+    var headerTimeout = 30.0
+
+    @Option(help: "Seconds before an idle HTTP keep-alive connection is closed.")
+    var idleTimeout = 120.0
+
+    @Option(help: "Per WebSocket connection: replies queued before the node stops reading it, and notifications queued before it is closed (1008).")
+    var wsQueueLimit = 10_000
+
+    @Flag(help: "Serve POST /debug/echo (the load tests' baseline route).")
+    var debugEcho = false
 
     @Flag(help: "Accept pre-EIP-155 legacy transactions over RPC (geth: --rpc.allow-unprotected-txs).")
     var allowUnprotectedTxs = false
@@ -101,6 +120,15 @@ struct NodeCommand: AsyncParsableCommand {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
         if accounts < 0 || accounts > 10_000 { throw ValidationError("--accounts must be between 0 and 10000") }
+        if batchLimit < 0 { throw ValidationError("--batch-limit must be 0 (no limit) or more") }
+        if batchResponseMaxSize < 0 { throw ValidationError("--batch-response-max-size must be 0 (no limit) or more") }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        for (flag, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)] {
+            guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw ValidationError("\(flag) must be between 0 and 86400 seconds (more than 0)")
+            }
+        }
+        if wsQueueLimit < 1 { throw ValidationError("--ws-queue-limit must be at least 1") }
     }
 
     func run() async throws {
@@ -159,18 +187,29 @@ struct NodeCommand: AsyncParsableCommand {
         }
         if let loadState {
             guard let data = FileManager.default.contents(atPath: loadState) else { throw CLIError("cannot read \(loadState)") }
-            do {
-                _ = try node.dispatcher.handle(
-                    JSON.object([
-                        ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
-                        ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
-                    ]).bytes)
+            // Through anvil_loadState, so the file gets exactly the checks a client's dump gets; a refusal stops the
+            // node before it binds (it used to be dropped, leaving a node without the state it was asked to load).
+            let reply = node.dispatcher.handle(
+                request: JSON.object([
+                    ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
+                    ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
+                ]))
+            guard reply?["result"] == .bool(true) else {
+                let reason = reply?["error"]?["message"]?.stringValue ?? "no answer"
+                throw CLIError("--load-state \(loadState): \(reason)")
             }
         }
         var server = ServerConfiguration()
         server.host = host
         server.port = port
         server.maxRequestBytes = maxRequestBytes
+        server.batchLimit = batchLimit
+        server.batchResponseMaxSize = batchResponseMaxSize
+        server.maxConnections = maxConnections
+        server.headerTimeout = .milliseconds(Int64(headerTimeout * 1_000))
+        server.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
+        server.webSocketQueueLimit = wsQueueLimit
+        server.debugEcho = debugEcho
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
@@ -191,7 +230,11 @@ struct NodeCommand: AsyncParsableCommand {
         }
         if let dumpState {
             let dump = StateDump.dump(node.snapshotOfLedger)
-            FileManager.default.createFile(atPath: dumpState, contents: Data(dump.bytes))
+            do {
+                try Data(dump.bytes).write(to: URL(fileURLWithPath: dumpState), options: .atomic)
+            } catch {
+                throw CLIError("--dump-state \(dumpState): cannot write the state dump: \(error.localizedDescription)")
+            }
         }
     }
 

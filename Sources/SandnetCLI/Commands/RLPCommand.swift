@@ -3,6 +3,7 @@ import ByteCoding
 import Conformance
 import EthereumTypes
 import Foundation
+import JSONCoding
 import RLPCoding
 
 struct RLPCommand: ParsableCommand {
@@ -18,16 +19,16 @@ struct RLPCommand: ParsableCommand {
         var json: String
 
         func run() throws {
-            let value: JSONValue
+            let value: JSON
             do {
-                value = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+                value = try JSON.parse(json)
             } catch {
                 throw CLIError("invalid JSON input")
             }
             print(Hex.encodePrefixed(RLP.encode(try Self.item(value, path: "$"))))
         }
 
-        static func item(_ value: JSONValue, path: String) throws -> RLPItem {
+        static func item(_ value: JSON, path: String) throws -> RLPItem {
             switch value {
             case .string(let s):
                 if s.hasPrefix("0x") || s.hasPrefix("0X") {

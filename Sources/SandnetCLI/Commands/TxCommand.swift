@@ -37,7 +37,7 @@ struct TxCommand: ParsableCommand {
             }
             var json = tx.json(sender: sender)
             if sender == nil, case .object(var members) = json {
-                members.append(.init("from", .null))
+                members.append(("from", .null))
                 json = .object(members)
             }
             print(json.rendered())

@@ -1,6 +1,7 @@
 /// CRC-32 as ISO 3309 / ITU-T V.42 / PNG define it (reflected polynomial 0xEDB88320, initial and final
-/// XOR 0xFFFFFFFF): the check sequence of principal texts, account identifiers and ICRC-1 account texts
-/// (IC interface spec §Textual representation of principals; ICRC-1 TextualEncoding.md).
+/// XOR 0xFFFFFFFF; check value 0xCBF43926 for "123456789"): the check sequence of principal texts, account
+/// identifiers and ICRC-1 account texts (IC interface spec §Textual representation of principals; ICRC-1
+/// TextualEncoding.md).
 public enum CRC32 {
     static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
@@ -9,15 +10,14 @@ public enum CRC32 {
     }
 
     /// The checksum of `bytes`.
-    public static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return ~crc
     }
 
     /// The checksum of `bytes` as 4 big-endian bytes (the order every IC format uses).
-    public static func bigEndianChecksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        let value = checksum(bytes)
-        return [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    public static func bigEndianChecksum(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        BigEndian.bytes(checksum(bytes))
     }
 }

@@ -29,12 +29,8 @@ public enum PrincipalError: Error, Sendable, Equatable, CustomStringConvertible 
             return "principal text has \(digits) base32 digits, which no byte string encodes to"
         case .nonCanonical: return "principal text is not canonical (non-zero padding bits)"
         case .checksumMismatch(let expected, let found):
-            return "principal checksum mismatch: expected \(hex32(expected)), found \(hex32(found))"
+            return "principal checksum mismatch: expected \(Hex.encode(BigEndian.bytes(expected))), "
+                + "found \(Hex.encode(BigEndian.bytes(found)))"
         }
     }
-}
-
-func hex32(_ value: UInt32) -> String {
-    let digits = Array("0123456789abcdef")
-    return String((0..<8).map { digits[Int(value >> UInt32(28 - 4 * $0) & 0xF)] })
 }

@@ -1,4 +1,5 @@
 import EthereumTypes
+import HDWallet
 
 /// Ethereum accounts `m/44'/60'/account'/0/i` of one master key (BIP-44), with the parent
 /// `m/44'/60'/account'/0` and its fingerprint derived once, so each address costs one normal derivation.

@@ -105,7 +105,8 @@ extension JSON {
 
     static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// Appends `s` as a JSON string literal (RFC 8259 escaping) to `out`: the package's one JSON string escaper.
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
@@ -349,5 +350,108 @@ struct JSONParser {
             index += 1
         }
         return v
+    }
+}
+
+// MARK: - Views and text forms
+
+extension JSON {
+    /// The members of an object, in document order.
+    public var members: [(String, JSON)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The members of an object by key (for a duplicated key, the last one counts, as in most JSON readers).
+    public var dictionary: [String: JSON]? {
+        guard case .object(let members) = self else { return nil }
+        return Dictionary(members, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The text of a number, as written.
+    public var numberText: String? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    /// `text` as a JSON string literal (RFC 8259 escaping: quote, backslash, control characters).
+    public static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 2)
+        writeString(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Compact text with every object's keys sorted: one canonical form for a value, whatever order it was built in.
+    public var sortedKeysText: String {
+        var out: [UInt8] = []
+        writeSorted(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func writeSorted(to out: inout [UInt8]) {
+        switch self {
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.writeSorted(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object:
+            out.append(UInt8(ascii: "{"))
+            for (i, (key, value)) in (dictionary ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                value.writeSorted(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        default: write(to: &out)
+        }
+    }
+
+    /// Text for people: members in their order; `indent` > 0 puts one value per line with that many spaces per
+    /// level, 0 gives the compact form.
+    public func rendered(indent: Int = 2) -> String {
+        var out: [UInt8] = []
+        render(into: &out, indent: indent, level: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func render(into out: inout [UInt8], indent: Int, level: Int) {
+        guard indent > 0 else { return write(to: &out) }
+        let pad = [UInt8](repeating: 0x20, count: indent * (level + 1))
+        let closePad = [UInt8](repeating: 0x20, count: indent * level)
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out.append(contentsOf: Array("[\n".utf8))
+            for (i, item) in items.enumerated() {
+                out.append(contentsOf: pad)
+                item.render(into: &out, indent: indent, level: level + 1)
+                out.append(contentsOf: Array((i + 1 < items.count ? ",\n" : "\n").utf8))
+            }
+            out.append(contentsOf: closePad)
+            out.append(UInt8(ascii: "]"))
+        case .object(let members) where !members.isEmpty:
+            out.append(contentsOf: Array("{\n".utf8))
+            for (i, (key, value)) in members.enumerated() {
+                out.append(contentsOf: pad)
+                Self.writeString(key, to: &out)
+                out.append(contentsOf: Array(": ".utf8))
+                value.render(into: &out, indent: indent, level: level + 1)
+                out.append(contentsOf: Array((i + 1 < members.count ? ",\n" : "\n").utf8))
+            }
+            out.append(contentsOf: closePad)
+            out.append(UInt8(ascii: "}"))
+        default: write(to: &out)
+        }
+    }
+}
+
+extension JSON {
+    /// An object from a dictionary, its members sorted by key (a dictionary has no order of its own).
+    public static func sortedObject(_ dictionary: [String: JSON]) -> JSON {
+        .object(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 }
