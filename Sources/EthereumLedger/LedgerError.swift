@@ -22,6 +22,10 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownTransaction
     case unknownSnapshot(UInt64)
     case invalidRequest(String)
+    /// The encoded transaction is larger than the pool admits (geth's `txMaxSize`).
+    case oversizedData(size: Int, limit: Int)
+    /// Contract-creation init code longer than EIP-3860 allows.
+    case maxInitCodeSizeExceeded(size: Int, limit: Int)
 
     public var message: String {
         switch self {
@@ -48,6 +52,9 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownTransaction: return "transaction not found"
         case .unknownSnapshot(let id): return "snapshot \(id) not found"
         case .invalidRequest(let why): return why
+        case .oversizedData(let size, let limit): return "oversized data: transaction size \(size), limit \(limit)"
+        case .maxInitCodeSizeExceeded(let size, let limit):
+            return "max initcode size exceeded: code size \(size) limit \(limit)"
         }
     }
 

@@ -28,6 +28,8 @@ public struct TransactionPool: Sendable {
     }
     var locations: [[UInt8]: (sender: Address, nonce: UInt64)] = [:]
     var arrivals: UInt64 = 0
+    /// Σ encoded sizes of the pooled transactions (bounded by ``ChainConfig/poolByteLimit``).
+    public private(set) var byteCount = 0
 
     public init() {}
 
@@ -64,11 +66,14 @@ public struct TransactionPool: Sendable {
     @discardableResult
     mutating func insert(_ tx: LedgerTransaction) -> [UInt8]? {
         arrivals += 1
-        let replaced = bySender[tx.sender]?[tx.nonce]?.transaction.hash
-        if let replaced {
-            locations[replaced] = nil
-            noteRemoved(replaced)
+        let previous = bySender[tx.sender]?[tx.nonce]?.transaction
+        let replaced = previous?.hash
+        if let previous {
+            locations[previous.hash] = nil
+            noteRemoved(previous.hash)
+            byteCount -= previous.encoding.count
         }
+        byteCount += tx.encoding.count
         journal[tx.hash] = .put(tx)
         bySender[tx.sender, default: [:]][tx.nonce] = Entry(transaction: tx, arrival: arrivals)
         locations[tx.hash] = (tx.sender, tx.nonce)
@@ -81,6 +86,7 @@ public struct TransactionPool: Sendable {
         noteRemoved(hash)
         let entry = bySender[loc.sender]?.removeValue(forKey: loc.nonce)
         if bySender[loc.sender]?.isEmpty == true { bySender[loc.sender] = nil }
+        byteCount -= entry?.transaction.encoding.count ?? 0
         return entry?.transaction
     }
 
@@ -90,6 +96,7 @@ public struct TransactionPool: Sendable {
         for (nonce, entry) in txs where nonce < accountNonce {
             locations[entry.transaction.hash] = nil
             noteRemoved(entry.transaction.hash)
+            byteCount -= entry.transaction.encoding.count
             bySender[sender]?[nonce] = nil
         }
         if bySender[sender]?.isEmpty == true { bySender[sender] = nil }

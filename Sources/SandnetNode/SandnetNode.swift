@@ -21,7 +21,7 @@ public final class SandnetNode: Sendable {
     let faucetKey: [UInt8]
     let clock: @Sendable () -> UInt64
     public let events = EventHub()
-    let filters = Mutex(FilterRegistry())
+    let filters: Mutex<FilterRegistry>
     let faucetLimiter = Mutex(FaucetLimiter())
     /// Serialises automatic mining so concurrent submissions batch into one block.
     let minerTurn = Mutex(())
@@ -41,6 +41,7 @@ public final class SandnetNode: Sendable {
     ) throws {
         self.configuration = configuration
         self.clock = clock
+        filters = Mutex(FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
@@ -58,6 +59,15 @@ public final class SandnetNode: Sendable {
         var genesis = dev.map { GenesisAccount(address: $0.address, balance: configuration.accountBalance) }
         genesis.append(GenesisAccount(address: faucet.ethereumAddress, balance: configuration.faucetBalance))
         genesis += configuration.genesisAccounts
+        // The supply (Σ balances + burned) must fit in 256 bits, as it always does on Ethereum.
+        var supply = UInt256.zero
+        for account in genesis {
+            let (sum, overflow) = supply.addingReportingOverflow(account.balance)
+            guard !overflow else {
+                throw LedgerError.invalidRequest("genesis balances total more than 2^256-1 wei")
+            }
+            supply = sum
+        }
         var chain: Ledger
         if let store {
             chain = try Ledger.open(config: configuration.chain, genesis: genesis, store: store)
@@ -175,7 +185,10 @@ public final class SandnetNode: Sendable {
                     value: request.value, data: request.data))
         } else {
             let priority = request.maxPriorityFeePerGas ?? UInt256.min(tip, request.maxFeePerGas ?? .max)
-            let maxFee = request.maxFeePerGas ?? (baseFee * 2 + priority)
+            guard let maxFee = request.maxFeePerGas ?? FeeMarket.defaultMaxFee(baseFee: baseFee, tip: priority) else {
+                // geth computes 2 × base fee + tip in big integers and its pool refuses the result.
+                throw RPCError.server("max fee per gas higher than 2^256-1")
+            }
             transaction = .dynamicFee(
                 DynamicFeeTransaction(
                     chainID: configuration.chain.chainID, nonce: nonce, maxPriorityFeePerGas: priority,
@@ -199,6 +212,9 @@ public final class SandnetNode: Sendable {
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.miningMode } }
+
+    /// Polling filters installed now (at most ``NodeConfiguration/filterLimit``).
+    public var filterCount: Int { filters.withLock { $0.count } }
 }
 
 /// A dev account: a public test key, never for a real network.
