@@ -339,7 +339,8 @@ extension ScenarioExecution {
             let baseFee = try await nextBaseFee()
             let pending = try await call("eth_getTransactionCount", [.string(sender.lowercased), .string("pending")])
             guard var nonce = try quantity(pending, "nonce").uint64Value else { throw StepFailure("nonce too large") }
-            let perTransaction = min(gasLimit, 1 << 24)
+            // At most 2^24 gas (EIP-7825) and 128,000 bytes of calldata (under geth's 128 KiB transaction limit).
+            let perTransaction = min(gasLimit, 1 << 24, 21_000 + 128_000 * 40)
             var remaining = gasLimit
             let tip = UInt256(1_000_000_000 as UInt64)
             guard let maxFee = FeeMarket.defaultMaxFee(baseFee: baseFee, tip: tip) else {
