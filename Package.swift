@@ -187,7 +187,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "SandnetNodeTests",
-            dependencies: ["SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
+            dependencies: [
+                "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
+                "KeyValueStorage", "EthereumLedger",
+            ]),
         .testTarget(
             name: "EthereumLedgerTests",
             dependencies: [
@@ -230,7 +233,8 @@ package.targets.append(contentsOf: [
         name: "FuzzHarnesses",
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
-            "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner",
+            "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "SandnetNode", "EthereumLedger",
+            "ICPReplica", "ICPLedger",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])

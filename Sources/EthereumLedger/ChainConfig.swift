@@ -21,6 +21,13 @@ public struct ChainConfig: Sendable, Equatable {
     /// default, 4096 + 1024 slots in all).
     public var poolLimitPerSender = 64
     public var poolLimitTotal = 5_120
+    /// Largest transaction the pool admits, counting its encoded size (geth's `txMaxSize`, 4 × 32 KiB).
+    public var maxTransactionSize = 131_072
+    /// Σ encoded sizes the pool keeps before evicting the cheapest transaction (16 MiB), so that the pool, and
+    /// `txpool_content` with it, stays bounded even when every slot holds a maximum-size transaction.
+    public var poolByteLimit = 16 << 20
+    /// Longest init code a creation may carry (EIP-3860, Shanghai: 2 × 24,576 bytes).
+    public var maxInitCodeSize = 49_152
     /// Minimum percentage bump of both fee fields for a replacement (geth: 10).
     public var replacementBumpPercent: UInt64 = 10
     /// Pool minimum priority fee (geth `--txpool.pricelimit`, 1 wei by default).

@@ -1,22 +1,49 @@
 import EthereumTypes
 
-/// EIP-1559 base fee arithmetic (execution-specs `calculate_base_fee_per_gas`).
+/// EIP-1559 base fee arithmetic (execution-specs `calculate_base_fee_per_gas`) and the node's default fee
+/// policy. Every function here is total: no input traps.
 public enum FeeMarket {
     public static let elasticityMultiplier: UInt64 = 2
     public static let baseFeeMaxChangeDenominator: UInt64 = 8
 
     /// The base fee of the child of a block with these parameters.
+    ///
+    /// Exact for every realistic value; a base fee so large that the increase would pass 2^256 − 1 saturates
+    /// there (no transaction can pay it anyway: `gas × maxFeePerGas` must fit in 256 bits).
     public static func nextBaseFee(parentBaseFee: UInt256, parentGasUsed: UInt64, parentGasLimit: UInt64) -> UInt256 {
         let target = parentGasLimit / elasticityMultiplier
         guard target > 0 else { return parentBaseFee }
         if parentGasUsed == target { return parentBaseFee }
         if parentGasUsed > target {
-            let delta = parentBaseFee * UInt256(parentGasUsed - target) / UInt256(target)
+            let delta =
+                scaled(parentBaseFee, by: parentGasUsed - target, over: target)
                 / UInt256(baseFeeMaxChangeDenominator)
-            return parentBaseFee + (delta.isZero ? UInt256(1) : delta)
+            let (sum, overflow) = parentBaseFee.addingReportingOverflow(delta.isZero ? UInt256(1) : delta)
+            return overflow ? .max : sum
         }
-        let delta = parentBaseFee * UInt256(target - parentGasUsed) / UInt256(target)
+        let delta =
+            scaled(parentBaseFee, by: target - parentGasUsed, over: target)
             / UInt256(baseFeeMaxChangeDenominator)
         return parentBaseFee - delta
+    }
+
+    /// ⌊value × numerator / denominator⌋ without a 512-bit intermediate: with value = q·d + r,
+    /// it is q·n + ⌊r·n / d⌋, where r·n < 2^128. Saturates at 2^256 − 1 when the result does not fit
+    /// (only possible when numerator > denominator).
+    static func scaled(_ value: UInt256, by numerator: UInt64, over denominator: UInt64) -> UInt256 {
+        let (q, r) = value.quotientAndRemainder(dividingBy: UInt256(denominator))
+        let (high, o1) = q.multipliedReportingOverflow(by: UInt256(numerator))
+        let low = r * UInt256(numerator) / UInt256(denominator)
+        let (sum, o2) = high.addingReportingOverflow(low)
+        return o1 || o2 ? .max : sum
+    }
+
+    /// The fee cap the node fills in when a client leaves `maxFeePerGas` out (`eth_sendTransaction`, the
+    /// faucet): `2 × baseFee + tip`, geth's and the common wallets' policy (it survives six full blocks of
+    /// base-fee increases). Nil when it exceeds 2^256 − 1 (geth: `max fee per gas higher than 2^256-1`).
+    public static func defaultMaxFee(baseFee: UInt256, tip: UInt256) -> UInt256? {
+        let (double, o1) = baseFee.multipliedReportingOverflow(by: UInt256(2))
+        let (fee, o2) = double.addingReportingOverflow(tip)
+        return o1 || o2 ? nil : fee
     }
 }

@@ -5,9 +5,19 @@ import KeccakHashing
 extension Ledger {
     /// Sets an account's balance now (Anvil `anvil_setBalance`); the supply follows so the conservation
     /// invariant still holds.
+    ///
+    /// - Throws: ``LedgerError/valueOutOfRange(_:)`` when the total supply (Σ balances + burned) would pass
+    ///   2^256 − 1: a total real Ethereum can never overflow, so it is refused rather than wrapped.
     public mutating func setBalance(_ address: Address, _ balance: UInt256) throws(LedgerError) {
         var account = account(address)
-        state.supply = state.supply - account.balance + balance
+        let others = state.supply - account.balance
+        let (supply, overflow) = others.addingReportingOverflow(balance)
+        guard !overflow else {
+            throw .valueOutOfRange(
+                "balance \(balance) wei is too large: the total supply would exceed 2^256-1 wei "
+                    + "(this account can hold at most \(UInt256.max - others) wei)")
+        }
+        state.supply = supply
         account.balance = balance
         setAccount(address, account)
     }
@@ -27,8 +37,19 @@ extension Ledger {
         setAccount(address, account)
     }
 
+    /// The latest timestamp developer methods may ask for: 9999-12-31T23:59:59Z. Block timestamps must keep
+    /// increasing and stay below 2^64, and clients format them as dates; this leaves ~1.8 × 10^19 blocks of room.
+    public static let maxTimestamp: UInt64 = 253_402_300_799
+
+    /// The longest interval-mining period (`evm_setIntervalMining`): one year.
+    public static let maxMiningInterval: UInt64 = 31_536_000
+
     /// Fixes the next block's timestamp (`evm_setNextBlockTimestamp`); it must exceed the head's.
     public mutating func setNextTimestamp(_ timestamp: UInt64) throws(LedgerError) {
+        guard timestamp <= Self.maxTimestamp else {
+            throw .valueOutOfRange(
+                "timestamp \(timestamp) is too large: the latest allowed is \(Self.maxTimestamp) (9999-12-31T23:59:59Z)")
+        }
         guard timestamp > head.header.timestamp else {
             throw .timestampNotAfterHead(timestamp: timestamp, head: head.header.timestamp)
         }
@@ -36,13 +57,33 @@ extension Ledger {
     }
 
     /// Moves the clock forward (`evm_increaseTime`); returns the total offset in seconds.
+    ///
+    /// - Throws: ``LedgerError/valueOutOfRange(_:)`` when the total offset or the next block's timestamp would
+    ///   pass ``maxTimestamp``.
     @discardableResult
-    public mutating func increaseTime(_ seconds: UInt64) -> Int64 {
-        state.timeOffset = state.timeOffset &+ Int64(clamping: seconds)
-        let (floor, overflow) = head.header.timestamp.addingReportingOverflow(seconds)
-        state.timestampFloor = max(state.timestampFloor ?? 0, overflow ? .max : floor)
+    public mutating func increaseTime(_ seconds: UInt64) throws(LedgerError) -> Int64 {
+        let limit = Self.maxTimestamp
+        guard seconds <= limit, state.timeOffset <= Int64(limit - seconds), head.header.timestamp <= limit - seconds
+        else {
+            throw .valueOutOfRange(
+                "cannot increase time by \(seconds) seconds: the clock may not pass \(limit) (9999-12-31T23:59:59Z)")
+        }
+        state.timeOffset += Int64(seconds)
+        state.timestampFloor = max(state.timestampFloor ?? 0, head.header.timestamp + seconds)
         return state.timeOffset
     }
+
+    /// Switches to interval mining every `seconds` (`evm_setIntervalMining`), or to manual mining for 0.
+    public mutating func setIntervalMining(_ seconds: UInt64) throws(LedgerError) {
+        guard seconds <= Self.maxMiningInterval else {
+            throw .valueOutOfRange(
+                "interval \(seconds) is too long: at most \(Self.maxMiningInterval) seconds (one year)")
+        }
+        miningMode = seconds == 0 ? .manual : .interval(seconds: seconds)
+    }
+
+    /// Outstanding snapshots (``snapshot()``); each keeps the state it was taken at alive.
+    public var snapshotCount: Int { snapshots.count }
 
     public var timeOffset: Int64 { state.timeOffset }
 
@@ -80,7 +121,7 @@ extension Ledger {
     /// mines `depth` replacement blocks so the height is unchanged (as `anvil_reorg` does). Replacement
     /// blocks have new hashes; requeued transactions are included again as the mining rules allow.
     public mutating func reorg(depth: Int, requeueTransactions: Bool, now: UInt64) throws(LedgerError) -> [Block] {
-        guard depth > 0, depth <= Int(blockNumber) else {
+        guard depth > 0, UInt64(depth) <= blockNumber else {
             throw .invalidReorgDepth(height: blockNumber)
         }
         let target = blockNumber - UInt64(depth)
@@ -96,6 +137,11 @@ extension Ledger {
         for timestamp in timestamps {
             state.nextTimestamp = max(timestamp, head.header.timestamp + 1)
             mined.append(try seal(now: now))
+        }
+        // Requeued transactions that did not fit must not leave the pool over its limits.
+        while state.pool.count > config.poolLimitTotal || state.pool.byteCount > config.poolByteLimit {
+            guard let victim = state.pool.cheapest(baseFee: nextBaseFee, accountNonce: { account($0).nonce }) else { break }
+            state.pool.remove(victim.hash)
         }
         return mined
     }

@@ -241,6 +241,12 @@ public struct Ledger: Sendable {
     /// `legacypool.add`).
     func validate(_ tx: LedgerTransaction) throws(LedgerError) {
         if state.pool.contains(tx.hash) { throw .alreadyKnown }
+        if tx.encoding.count > config.maxTransactionSize {
+            throw .oversizedData(size: tx.encoding.count, limit: config.maxTransactionSize)
+        }
+        if tx.to == nil && tx.data.count > config.maxInitCodeSize {
+            throw .maxInitCodeSizeExceeded(size: tx.data.count, limit: config.maxInitCodeSize)
+        }
         if tx.gasLimit > config.gasLimit { throw .exceedsBlockGasLimit }
         if let cap = config.transactionGasCap, tx.gasLimit > cap { throw .gasLimitTooHigh(cap: cap, gas: tx.gasLimit) }
         if tx.maxPriorityFeePerGas > tx.maxFeePerGas { throw .tipAboveFeeCap }
@@ -256,9 +262,8 @@ public struct Ledger: Sendable {
         guard let cost = tx.maximumCost else { throw .insufficientFunds(balance: sender.balance, cost: .max) }
         if sender.balance < cost { throw .insufficientFunds(balance: sender.balance, cost: cost) }
         if let old = state.pool.existing(sender: tx.sender, nonce: tx.nonce) {
-            let bump = UInt256(100 + config.replacementBumpPercent)
-            let feeThreshold = old.maxFeePerGas * bump / 100
-            let tipThreshold = old.maxPriorityFeePerGas * bump / 100
+            let feeThreshold = FeeMarket.scaled(old.maxFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
+            let tipThreshold = FeeMarket.scaled(old.maxPriorityFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
             if tx.maxFeePerGas <= old.maxFeePerGas || tx.maxPriorityFeePerGas <= old.maxPriorityFeePerGas
                 || tx.maxFeePerGas < feeThreshold || tx.maxPriorityFeePerGas < tipThreshold
             {
@@ -279,7 +284,7 @@ public struct Ledger: Sendable {
             poolRemove(tx.hash)
             throw .accountLimitExceeded
         }
-        while state.pool.count > config.poolLimitTotal {
+        while state.pool.count > config.poolLimitTotal || state.pool.byteCount > config.poolByteLimit {
             let fee = nextBaseFee
             guard let victim = state.pool.cheapest(baseFee: fee, accountNonce: { account($0).nonce }) else { break }
             poolRemove(victim.hash)
@@ -307,9 +312,22 @@ public struct Ledger: Sendable {
     }
 
     /// Mines `blocks` blocks (empty ones too), each with the executable transactions that fit.
+    ///
+    /// - Throws: ``LedgerError/valueOutOfRange(_:)`` for a negative count, or when `interval` spacing would take
+    ///   the last timestamp past ``maxTimestamp``.
     public mutating func mine(blocks count: Int = 1, now: UInt64, interval: UInt64? = nil) throws(LedgerError) -> [Block] {
+        guard count >= 0 else { throw .valueOutOfRange("block count \(count) must not be negative") }
+        if let interval, count > 1 {
+            let (span, o1) = interval.multipliedReportingOverflow(by: UInt64(count - 1))
+            let (last, o2) = nextBlockTimestamp(now: now).addingReportingOverflow(span)
+            guard !o1, !o2, last <= Self.maxTimestamp else {
+                throw .valueOutOfRange(
+                    "cannot mine \(count) blocks \(interval) seconds apart: timestamps may not pass "
+                        + "\(Self.maxTimestamp) (9999-12-31T23:59:59Z)")
+            }
+        }
         var mined: [Block] = []
-        mined.reserveCapacity(count)
+        mined.reserveCapacity(Swift.min(count, 1_024))
         for i in 0..<count {
             if let interval, i > 0 { state.nextTimestamp = head.header.timestamp + interval }
             mined.append(try seal(now: now))
@@ -320,7 +338,8 @@ public struct Ledger: Sendable {
     /// The timestamp the next block will get.
     public func nextBlockTimestamp(now: UInt64) -> UInt64 {
         if let t = state.nextTimestamp { return t }
-        let adjusted = Int64(clamping: now) &+ state.timeOffset
+        let (sum, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
+        let adjusted = overflow ? (state.timeOffset < 0 ? 0 : .max) : sum
         let wanted = adjusted < 0 ? 0 : UInt64(adjusted)
         return max(wanted, head.header.timestamp + 1, state.timestampFloor ?? 0)
     }
@@ -465,8 +484,10 @@ public struct Ledger: Sendable {
     /// Interval mining: mines a block if one is due at `now` (the server's timer calls this).
     public mutating func mineDue(now: UInt64) throws(LedgerError) -> [Block] {
         guard case .interval(let seconds) = miningMode else { return [] }
-        let due = head.header.timestamp + seconds
-        guard Int64(clamping: now) &+ state.timeOffset >= Int64(clamping: due) else { return [] }
+        let (due, late) = head.header.timestamp.addingReportingOverflow(seconds)
+        let (clock, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
+        let adjusted = overflow ? (state.timeOffset < 0 ? Int64.min : .max) : clock
+        guard !late, adjusted >= Int64(clamping: due) else { return [] }
         state.nextTimestamp = state.nextTimestamp ?? max(due, nextBlockTimestamp(now: now))
         return [try seal(now: now)]
     }

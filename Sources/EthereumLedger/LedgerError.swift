@@ -36,6 +36,12 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     case dataDirectoryChainMismatch(stored: UInt64, configured: UInt64)
     /// The data directory was written by another format version.
     case unsupportedDataVersion(found: UInt64, expected: UInt64)
+    /// A developer method's argument passes a documented limit (the message names it); answered with -32602.
+    case valueOutOfRange(String)
+    /// The encoded transaction is larger than the pool admits (geth's `txMaxSize`).
+    case oversizedData(size: Int, limit: Int)
+    /// Contract-creation init code longer than EIP-3860 allows.
+    case maxInitCodeSizeExceeded(size: Int, limit: Int)
 
     public var message: String {
         switch self {
@@ -71,6 +77,10 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "data directory holds chain id \(stored), not \(configured); use another --data-dir"
         case .unsupportedDataVersion(let found, let expected):
             return "data directory has format version \(found), expected \(expected)"
+        case .valueOutOfRange(let why): return why
+        case .oversizedData(let size, let limit): return "oversized data: transaction size \(size), limit \(limit)"
+        case .maxInitCodeSizeExceeded(let size, let limit):
+            return "max initcode size exceeded: code size \(size) limit \(limit)"
         }
     }
 

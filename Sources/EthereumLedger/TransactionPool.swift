@@ -22,6 +22,9 @@ public struct TransactionPool: Sendable {
     var arrivals: UInt64 = 0
     /// Slot changes since the ledger last took them.
     var log: [SlotChange] = []
+    /// Σ encoded sizes of the pooled transactions (bounded by ``ChainConfig/poolByteLimit``); kept by ``setSlot``,
+    /// the one place a slot changes (rollbacks included).
+    public private(set) var byteCount = 0
 
     public init() {}
 
@@ -58,8 +61,12 @@ public struct TransactionPool: Sendable {
     mutating func setSlot(_ sender: Address, _ nonce: UInt64, _ entry: Entry?) {
         let old = bySender[sender]?[nonce]
         if old == nil && entry == nil { return }
-        if let old { locations[old.transaction.hash] = nil }
+        if let old {
+            locations[old.transaction.hash] = nil
+            byteCount -= old.transaction.encoding.count
+        }
         if let entry {
+            byteCount += entry.transaction.encoding.count
             bySender[sender, default: [:]][nonce] = entry
             locations[entry.transaction.hash] = (sender, nonce)
         } else if old != nil {

@@ -40,8 +40,15 @@ public struct TypedData: Sendable, Hashable {
         var message: TypedDataValue
     }
 
+    /// Most struct types a document may declare. Hashing walks the types a struct references for every struct
+    /// type the message uses, so the work grows with the square of this number; real documents declare a few.
+    public static let maxTypes = 1_000
+    /// Longest member type name (`Person[][3]` is 11): array suffixes are parsed once per value.
+    public static let maxTypeNameLength = 1_024
+
     /// Parses the JSON document `{"types": …, "primaryType": …, "domain": …, "message": …}`.
-    /// - Throws: ``TypedDataError/Kind/invalidDocument(_:)``.
+    /// - Throws: ``TypedDataError/Kind/invalidDocument(_:)``, also when the document exceeds ``maxTypes`` or
+    ///   ``maxTypeNameLength``.
     public init(json: [UInt8]) throws(TypedDataError) {
         let document: Document
         do {
@@ -52,6 +59,23 @@ public struct TypedData: Sendable, Hashable {
         self.init(
             types: document.types, primaryType: document.primaryType, domain: document.domain,
             message: document.message)
+        try checkLimits()
+    }
+
+    /// Refuses documents over ``maxTypes`` or ``maxTypeNameLength``.
+    public func checkLimits() throws(TypedDataError) {
+        guard types.count <= Self.maxTypes else {
+            throw TypedDataError(
+                .invalidDocument("\(types.count) types declared, at most \(Self.maxTypes) are supported"), at: "types")
+        }
+        for (name, members) in types {
+            for member in members where member.type.utf8.count > Self.maxTypeNameLength {
+                throw TypedDataError(
+                    .invalidDocument(
+                        "a member type name of \(member.type.utf8.count) bytes, at most \(Self.maxTypeNameLength) are supported"),
+                    at: "types.\(name).\(member.name)")
+            }
+        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -85,8 +109,7 @@ public struct TypedData: Sendable, Hashable {
     /// `Name(type1 name1,…)` followed by every struct type it references, sorted by name (EIP-712 `encodeType`).
     /// - Throws: ``TypedDataError/Kind/unknownType(_:)``.
     public func encodeType(_ type: String) throws(TypedDataError) -> String {
-        var found: Set<String> = []
-        try collectDependencies(of: type, into: &found, path: type)
+        var found = try dependencies(of: type)
         found.remove(type)
         var text = ""
         for name in [type] + found.sorted() {
@@ -96,19 +119,34 @@ public struct TypedData: Sendable, Hashable {
         return text
     }
 
-    private func collectDependencies(of type: String, into found: inout Set<String>, path: String)
-        throws(TypedDataError)
-    {
-        let base = Self.baseType(type)
-        guard !found.contains(base) else { return }
-        guard let members = members(of: base) else {
-            if Self.isAtomicOrDynamic(base) { return }
-            throw TypedDataError(.unknownType(base), at: path)
+    /// `type` and every struct type it references, directly or not. The walk is iterative (a chain of thousands
+    /// of types must not exhaust the stack) and visits each type once; the path of an unknown type
+    /// (`Mail.from.wallet`) is built only when one is found.
+    func dependencies(of type: String) throws(TypedDataError) -> Set<String> {
+        var found: Set<String> = []
+        // trail[i]: the member name that reached a type, and the trail entry of the struct holding it (-1: root).
+        var trail: [(member: String, parent: Int)] = []
+        var stack: [(type: String, trail: Int)] = [(type, -1)]
+        while let (next, at) = stack.popLast() {
+            let base = Self.baseType(next)
+            if found.contains(base) { continue }
+            guard let members = members(of: base) else {
+                if Self.isAtomicOrDynamic(base) { continue }
+                var names: [String] = []
+                var i = at
+                while i >= 0 {
+                    names.append(trail[i].member)
+                    i = trail[i].parent
+                }
+                throw TypedDataError(.unknownType(base), at: ([type] + names.reversed()).joined(separator: "."))
+            }
+            found.insert(base)
+            for member in members.reversed() {
+                trail.append((member.name, at))
+                stack.append((member.type, trail.count - 1))
+            }
         }
-        found.insert(base)
-        for member in members {
-            try collectDependencies(of: member.type, into: &found, path: path + "." + member.name)
-        }
+        return found
     }
 
     /// keccak256(encodeType(type)).
@@ -120,22 +158,38 @@ public struct TypedData: Sendable, Hashable {
 
     /// keccak256(typeHash ‖ encodeData(value)).
     public func hashStruct(_ type: String, _ value: TypedDataValue, path: String) throws(TypedDataError) -> [UInt8] {
+        var typeHashes: [String: [UInt8]] = [:]
+        return try hashStruct(type, value, path: path, typeHashes: &typeHashes)
+    }
+
+    /// As ``hashStruct(_:_:path:)``, with each struct type's hash computed once per document (`typeHashes`).
+    func hashStruct(
+        _ type: String, _ value: TypedDataValue, path: String, typeHashes: inout [String: [UInt8]]
+    ) throws(TypedDataError) -> [UInt8] {
         guard let members = members(of: type) else { throw TypedDataError(.unknownType(type), at: path) }
         guard case .object(let fields) = value else {
             throw TypedDataError(.invalidValue(type: type, reason: "expected an object"), at: path)
         }
-        var encoded = try typeHash(type)
+        var encoded: [UInt8]
+        if let known = typeHashes[type] {
+            encoded = known
+        } else {
+            encoded = try typeHash(type)
+            typeHashes[type] = encoded
+        }
         encoded.reserveCapacity(32 * (members.count + 1))
         for member in members {
             let memberPath = path + "." + member.name
             guard let field = fields[member.name] else { throw TypedDataError(.missingField(member.name), at: path) }
-            encoded += try encodeValue(member.type, field, path: memberPath)
+            encoded += try encodeValue(member.type, field, path: memberPath, typeHashes: &typeHashes)
         }
         return Keccak256.hash(encoded)
     }
 
     /// The 32-byte `encodeData` word of one member value.
-    func encodeValue(_ type: String, _ value: TypedDataValue, path: String) throws(TypedDataError) -> [UInt8] {
+    func encodeValue(
+        _ type: String, _ value: TypedDataValue, path: String, typeHashes: inout [String: [UInt8]]
+    ) throws(TypedDataError) -> [UInt8] {
         if type.hasSuffix("]"), let open = type.lastIndex(of: "[") {
             let element = String(type[..<open])
             let lengthText = type[type.index(after: open)..<type.index(before: type.endIndex)]
@@ -152,11 +206,11 @@ public struct TypedData: Sendable, Hashable {
             var concatenated: [UInt8] = []
             concatenated.reserveCapacity(32 * items.count)
             for (index, item) in items.enumerated() {
-                concatenated += try encodeValue(element, item, path: "\(path)[\(index)]")
+                concatenated += try encodeValue(element, item, path: "\(path)[\(index)]", typeHashes: &typeHashes)
             }
             return Keccak256.hash(concatenated)
         }
-        if members(of: type) != nil { return try hashStruct(type, value, path: path) }
+        if members(of: type) != nil { return try hashStruct(type, value, path: path, typeHashes: &typeHashes) }
         return try TypedDataAtom.encode(type, value, path: path)
     }
 
@@ -173,9 +227,12 @@ public struct TypedData: Sendable, Hashable {
     /// keccak256(0x19 ‖ 0x01 ‖ domainSeparator ‖ hashStruct(message)): the digest that is signed.
     /// When `primaryType` is `EIP712Domain` the message part is left out, as MetaMask's v4 and ethers do.
     public func signingHash() throws(TypedDataError) -> [UInt8] {
-        let domainPart = try domainSeparator()
+        try checkLimits()
+        var typeHashes: [String: [UInt8]] = [:]
+        let domainPart = try hashStruct("EIP712Domain", domain, path: "domain", typeHashes: &typeHashes)
         if primaryType == "EIP712Domain" { return Keccak256.hash([0x19, 0x01] + domainPart) }
-        return Keccak256.hash([0x19, 0x01] + domainPart + (try messageHash()))
+        let messagePart = try hashStruct(primaryType, message, path: "message", typeHashes: &typeHashes)
+        return Keccak256.hash([0x19, 0x01] + domainPart + messagePart)
     }
 
     /// Signs as `eth_signTypedData_v4` does.

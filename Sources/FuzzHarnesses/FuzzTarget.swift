@@ -63,6 +63,12 @@ extension FuzzTarget {
             name: "mnemonic",
             summary: "Mnemonic(phrase:) with language detection; words -> entropy -> words round trip",
             maximumLength: 1024, run: FuzzHarness.mnemonic, syntheticSeeds: FuzzSeeds.mnemonic),
+        FuzzTarget(
+            name: "rpc",
+            summary: "programs of JSON-RPC calls (dev methods, extreme numbers, deep and wrong-typed parameters) "
+                + "against an in-process node: every call answered without -32603; Σ balances + burned = supply; "
+                + "head consistent; ICP clock monotonic; filters, snapshots and pool within their limits",
+            maximumLength: 4096, run: FuzzHarness.rpc, syntheticSeeds: FuzzSeeds.rpc),
     ]
 
     /// The target called `name`, if any.

@@ -93,7 +93,12 @@ extension Replica {
                     else { throw RPCError.invalidParams("seconds must be a whole number of at most ten years") }
                     return n
                 }
-                return .int(increaseLedgerTime(by: seconds * 1_000_000_000) / 1_000_000_000)
+                guard let offset = increaseLedgerTime(by: seconds * 1_000_000_000) else {
+                    throw RPCError.invalidParams(
+                        "cannot increase the ledger time by \(seconds) seconds: its clock may not pass 2^64-1 ns "
+                            + "after the epoch (2554-07-21T23:34:33Z)")
+                }
+                return .int(offset / 1_000_000_000)
             },
             "sandnet_icpInfo": { [self] params in
                 try params.atMost(0)

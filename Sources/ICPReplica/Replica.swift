@@ -67,15 +67,32 @@ public final class Replica: Sendable {
     public static var ledgerCanisterID: Principal { LedgerService.canisterID }
     public var now: UInt64 { clock() }
     /// The ledger's time: the clock plus every ``increaseLedgerTime(by:)``.
-    public var ledgerNow: UInt64 { clock() &+ state.withLock { $0.ledgerTimeOffset } }
+    public var ledgerNow: UInt64 { Self.shifted(clock(), by: state.withLock { $0.ledgerTimeOffset }) }
+
+    /// The ledger's clock never passes 2^64 − 1 ns after the epoch (2554-07-21T23:34:33Z): ICP timestamps are
+    /// `nat64` nanoseconds.
+    public static let maxLedgerTime = UInt64.max
+
+    /// `now + offset`, stopping at ``maxLedgerTime`` rather than wrapping (the clock never runs backwards).
+    static func shifted(_ now: UInt64, by offset: UInt64) -> UInt64 {
+        let (sum, overflow) = now.addingReportingOverflow(offset)
+        return overflow ? maxLedgerTime : sum
+    }
 
     /// Moves the ledger's clock forward (deduplication windows, approval expiries) without touching the time
-    /// ingress expiries are checked against. Returns the total offset in nanoseconds.
+    /// ingress expiries are checked against.
+    ///
+    /// - Returns: The total offset in nanoseconds, or nil (and nothing changes) when the ledger's clock would
+    ///   pass ``maxLedgerTime``.
     @discardableResult
-    public func increaseLedgerTime(by nanos: UInt64) -> UInt64 {
-        state.withLock {
-            $0.ledgerTimeOffset &+= nanos
-            return $0.ledgerTimeOffset
+    public func increaseLedgerTime(by nanos: UInt64) -> UInt64? {
+        let now = clock()
+        return state.withLock { state -> UInt64? in
+            let (offset, o1) = state.ledgerTimeOffset.addingReportingOverflow(nanos)
+            let (_, o2) = now.addingReportingOverflow(offset)
+            guard !o1 && !o2 else { return nil }
+            state.ledgerTimeOffset = offset
+            return offset
         }
     }
 
@@ -90,7 +107,7 @@ public final class Replica: Sendable {
     public func call(method: String, arg: [UInt8], caller: Principal, kind: CallKind) -> CanisterResponse {
         let clockNow = clock()
         return state.withLock { state in
-            let now = clockNow &+ state.ledgerTimeOffset
+            let now = Self.shifted(clockNow, by: state.ledgerTimeOffset)
             switch kind {
             case .query: return state.service.query(method: method, arg: arg, caller: caller, now: now)
             case .update: return state.service.update(method: method, arg: arg, caller: caller, now: now)
@@ -122,7 +139,7 @@ public final class Replica: Sendable {
                 response = state.withLock {
                     $0.service.query(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
-                        now: now &+ $0.ledgerTimeOffset)
+                        now: Self.shifted(now, by: $0.ledgerTimeOffset))
                 }
             } else {
                 response = Self.canisterNotFound(request.canisterID)
@@ -148,7 +165,7 @@ public final class Replica: Sendable {
                 if request.canisterID == canisterID {
                     response = state.service.update(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
-                        now: now &+ state.ledgerTimeOffset)
+                        now: Self.shifted(now, by: state.ledgerTimeOffset))
                 } else {
                     response = Self.canisterNotFound(request.canisterID)
                 }

@@ -30,7 +30,8 @@ public struct RPCDispatcher: Sendable {
     /// - Parameters:
     ///   - body: the JSON text of one request or a batch.
     ///   - overlay: methods of this connection only (a WebSocket's `eth_subscribe`), looked up before ``methods``.
-    public func handle(_ body: [UInt8], overlay: [String: RPCMethod] = [:]) -> [UInt8]? {
+    ///   - client: who sent it, for per-client limits (the faucet's per-IP cooldown).
+    public func handle(_ body: [UInt8], overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> [UInt8]? {
         let document: JSON
         do {
             document = try JSON.parse(body)
@@ -60,7 +61,7 @@ public struct RPCDispatcher: Sendable {
                 if tooLarge {
                     response = Self.unansweredCall(item).map { Self.response(id: $0, error: .responseTooLarge) }
                 } else {
-                    response = handle(request: item, overlay: overlay)
+                    response = handle(request: item, overlay: overlay, client: client)
                 }
                 guard let response else { continue }
                 if answered > 0 { out.append(UInt8(ascii: ",")) }
@@ -71,7 +72,7 @@ public struct RPCDispatcher: Sendable {
             out.append(UInt8(ascii: "]"))
             return answered == 0 ? nil : out
         default:
-            return handle(request: document, overlay: overlay)?.bytes
+            return handle(request: document, overlay: overlay, client: client)?.bytes
         }
     }
 
@@ -105,7 +106,7 @@ public struct RPCDispatcher: Sendable {
     }
 
     /// Handles one request object; nil for a notification.
-    public func handle(request: JSON, overlay: [String: RPCMethod] = [:]) -> JSON? {
+    public func handle(request: JSON, overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> JSON? {
         guard case .object = request else { return Self.response(id: .null, error: .invalidRequest) }
         let id = request["id"]
         if let id {
@@ -126,7 +127,7 @@ public struct RPCDispatcher: Sendable {
         let outcome: Result<JSON, RPCError>
         if let handler = overlay[method] ?? methods[method] {
             do {
-                outcome = .success(try handler(RPCParams(params)))
+                outcome = .success(try handler(RPCParams(params, client: client)))
             } catch let error as any RPCErrorConvertible {
                 outcome = .failure(error.rpcError)
             } catch {

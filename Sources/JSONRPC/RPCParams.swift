@@ -1,10 +1,23 @@
 import JSONCoding
 
+/// Who sent a request, as far as the transport knows (per-client limits, such as the faucet's, use it).
+public struct RPCClient: Sendable, Equatable {
+    /// The peer's IP address; nil for in-process callers.
+    public var address: String?
+
+    public init(address: String? = nil) { self.address = address }
+}
+
 /// Positional parameters with geth's argument error texts (`invalid argument N: …`).
 public struct RPCParams: Sendable {
     public let values: [JSON]
+    /// The sender of the request.
+    public let client: RPCClient
 
-    public init(_ values: [JSON]) { self.values = values }
+    public init(_ values: [JSON], client: RPCClient = RPCClient()) {
+        self.values = values
+        self.client = client
+    }
 
     public var count: Int { values.count }
 

@@ -1,66 +1,195 @@
 import EthereumLedger
 import EthereumTypes
+import JSONRPC
 
 /// Polling filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter). Like geth, a filter
-/// not polled for 5 minutes is removed.
+/// not polled for 5 minutes is removed (by the node's injected clock).
+///
+/// Bounded, and O(1) per filter: block and pending-transaction hashes are kept once, in rings of the last
+/// ``EventRing/capacity`` events, and a filter holds only a cursor into its ring, so installing a filter and
+/// publishing a block cost the same with 1 or 10,000 filters installed. At most ``limit`` filters exist at a
+/// time, and log filters hold at most ``criteriaLimit`` addresses and topics in all.
 struct FilterRegistry: Sendable {
     enum Kind: Sendable {
-        case blocks([[UInt8]])
-        case pending([[UInt8]])
-        case logs(LogFilter, lastBlock: UInt64)
+        case blocks
+        case pending
+        case logs(LogFilter)
     }
 
     struct Entry: Sendable {
         var kind: Kind
+        /// Blocks and pending filters: the sequence number of the next event to deliver. Logs: the last block
+        /// number already scanned.
+        var cursor: UInt64
         var lastPoll: UInt64
     }
 
-    var filters: [UInt64: Entry] = [:]
-    var nextID: UInt64 = 1
-    static let timeout: UInt64 = 300
-    static let bufferLimit = 10_000
+    /// What a poll hands back: the filter as it was, and for block and pending filters the hashes since then.
+    struct Changes: Sendable {
+        var kind: Kind
+        var cursor: UInt64
+        var hashes: [[UInt8]]
+    }
 
-    mutating func install(_ kind: Kind, now: UInt64) -> UInt64 {
-        expire(now: now)
+    private(set) var filters: [UInt64: Entry] = [:]
+    private var nextID: UInt64 = 1
+    private(set) var blocks = EventRing()
+    private(set) var pending = EventRing()
+    /// Addresses plus topics held by the installed log filters.
+    private(set) var criteriaCount = 0
+    private var lastSweep: UInt64?
+    /// Most filters installed at once.
+    let limit: Int
+    /// Most addresses and topics the installed log filters hold together.
+    let criteriaLimit: Int
+    /// geth's filter timeout (`rpc.filter-timeout`, 5 minutes).
+    static let timeout: UInt64 = 300
+
+    init(limit: Int = 10_000, criteriaLimit: Int = 1_000_000) {
+        self.limit = limit
+        self.criteriaLimit = criteriaLimit
+    }
+
+    var count: Int { filters.count }
+
+    static func weight(_ kind: Kind) -> Int {
+        guard case .logs(let filter) = kind else { return 0 }
+        return filter.criteriaCount
+    }
+
+    static func expired(_ entry: Entry, now: UInt64) -> Bool {
+        now > entry.lastPoll && now - entry.lastPoll > timeout
+    }
+
+    /// Installs a filter whose history starts now; `head` is the current block number (log filters).
+    mutating func install(_ kind: Kind, head: UInt64, now: UInt64) throws(RPCError) -> UInt64 {
+        sweep(now: now)
+        guard filters.count < limit else {
+            throw RPCError(
+                code: -32005,
+                message: "too many filters: limit is \(limit) (a filter expires 5 minutes after its last poll; "
+                    + "eth_uninstallFilter removes one)")
+        }
+        let weight = Self.weight(kind)
+        guard weight <= criteriaLimit - criteriaCount else {
+            throw RPCError(
+                code: -32005,
+                message: "too many filter criteria: installed log filters may hold \(criteriaLimit) addresses "
+                    + "and topics in all")
+        }
+        let cursor: UInt64
+        switch kind {
+        case .blocks: cursor = blocks.next
+        case .pending: cursor = pending.next
+        case .logs: cursor = head
+        }
         let id = nextID
         nextID += 1
-        filters[id] = Entry(kind: kind, lastPoll: now)
+        filters[id] = Entry(kind: kind, cursor: cursor, lastPoll: now)
+        criteriaCount += weight
         return id
     }
 
-    mutating func expire(now: UInt64) {
-        filters = filters.filter { now <= $0.value.lastPoll + Self.timeout }
+    @discardableResult
+    mutating func uninstall(_ id: UInt64) -> Bool {
+        guard let entry = filters.removeValue(forKey: id) else { return false }
+        criteriaCount -= Self.weight(entry.kind)
+        return true
     }
 
-    mutating func record(block: Block) {
-        for (id, entry) in filters {
-            if case .blocks(var hashes) = entry.kind {
-                hashes.append(block.hash)
-                if hashes.count > Self.bufferLimit { hashes.removeFirst(hashes.count - Self.bufferLimit) }
-                filters[id]?.kind = .blocks(hashes)
-            }
-        }
+    /// The filter `id` if it is installed and not expired (without touching it).
+    func entry(_ id: UInt64, now: UInt64) -> Entry? {
+        guard let entry = filters[id], !Self.expired(entry, now: now) else { return nil }
+        return entry
     }
 
-    mutating func record(pending hash: [UInt8]) {
-        for (id, entry) in filters {
-            if case .pending(var hashes) = entry.kind {
-                hashes.append(hash)
-                if hashes.count > Self.bufferLimit { hashes.removeFirst(hashes.count - Self.bufferLimit) }
-                filters[id]?.kind = .pending(hashes)
-            }
+    /// eth_getFilterChanges: what the filter has not delivered yet; moves its cursor and its deadline.
+    mutating func poll(_ id: UInt64, head: UInt64, now: UInt64) -> Changes? {
+        guard var entry = filters[id] else { return nil }
+        if Self.expired(entry, now: now) {
+            uninstall(id)
+            return nil
         }
+        let out: Changes
+        switch entry.kind {
+        case .blocks:
+            out = Changes(kind: entry.kind, cursor: entry.cursor, hashes: blocks.since(entry.cursor))
+            entry.cursor = blocks.next
+        case .pending:
+            out = Changes(kind: entry.kind, cursor: entry.cursor, hashes: pending.since(entry.cursor))
+            entry.cursor = pending.next
+        case .logs:
+            out = Changes(kind: entry.kind, cursor: entry.cursor, hashes: [])
+            entry.cursor = head
+        }
+        entry.lastPoll = now
+        filters[id] = entry
+        return out
+    }
+
+    /// Removes filters not polled for ``timeout`` seconds; at most once per clock second, so installs stay
+    /// O(1) amortised. A filter that expired since is refused when polled (``poll(_:head:now:)``).
+    mutating func sweep(now: UInt64) {
+        guard lastSweep != now else { return }
+        lastSweep = now
+        for (id, entry) in filters where Self.expired(entry, now: now) { uninstall(id) }
+    }
+
+    mutating func record(block: Block) { blocks.append(block.hash) }
+
+    mutating func record(pending hash: [UInt8]) { pending.append(hash) }
+}
+
+/// The last ``capacity`` hashes of one event stream, numbered from 0 in arrival order. A filter that falls more
+/// than ``capacity`` events behind loses the oldest ones (geth drops a slow subscriber's events too).
+struct EventRing: Sendable {
+    static let defaultCapacity = 10_000
+    let capacity: Int
+    private var items: [[UInt8]] = []
+    /// Index in ``items`` of the oldest event once the ring is full.
+    private var start = 0
+    /// The sequence number the next event gets (the number of events ever recorded).
+    private(set) var next: UInt64 = 0
+
+    init(capacity: Int = EventRing.defaultCapacity) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    mutating func append(_ hash: [UInt8]) {
+        if items.count < capacity {
+            items.append(hash)
+        } else {
+            items[start] = hash
+            start = (start + 1) % capacity
+        }
+        next += 1
+    }
+
+    /// The events numbered `sequence` and later that are still held, oldest first.
+    func since(_ sequence: UInt64) -> [[UInt8]] {
+        let oldest = next - UInt64(items.count)
+        let first = max(sequence, oldest)
+        guard first < next else { return [] }
+        return (first..<next).map { items[(start + Int($0 - oldest)) % items.count] }
     }
 }
 
 /// An eth_getLogs / eth_newFilter criterion.
 struct LogFilter: Sendable {
+    /// geth's limits (`eth/filters`): 4 topic positions, at most 1,000 addresses and 1,000 topics per position
+    /// (`--rpc.logquerylimit`).
+    static let maxTopics = 4
+    static let queryLimit = 1_000
+
     var fromBlock: BlockSelector?
     var toBlock: BlockSelector?
     var blockHash: [UInt8]?
     var addresses: [Address]
     /// Per position: nil matches anything, otherwise any of the listed topics.
     var topics: [[[UInt8]]?]
+
+    var criteriaCount: Int { addresses.count + topics.reduce(0) { $0 + ($1?.count ?? 0) } }
 
     func matches(_ log: Log) -> Bool {
         if !addresses.isEmpty && !addresses.contains(log.address) { return false }
@@ -72,21 +201,34 @@ struct LogFilter: Sendable {
     }
 }
 
-/// Faucet rate limits per address and per client IP (chainflag/eth-faucet's TTL cache).
+/// Faucet rate limits per address and per client IP (chainflag/eth-faucet's TTL cache). Entries older than the
+/// cooldown are pruned as the table grows, so it holds about one entry per key claimed within a cooldown.
 struct FaucetLimiter: Sendable {
     var lastClaim: [String: UInt64] = [:]
+    private var pruneAt = 1_024
 
     /// Seconds still to wait for any of `keys`, or 0.
     func remaining(_ keys: [String], now: UInt64, cooldown: UInt64) -> UInt64 {
         guard cooldown > 0 else { return 0 }
         var wait: UInt64 = 0
         for key in keys {
-            if let last = lastClaim[key], now < last + cooldown { wait = max(wait, last + cooldown - now) }
+            guard let last = lastClaim[key] else { continue }
+            guard now >= last else {
+                wait = max(wait, cooldown)
+                continue
+            }
+            let elapsed = now - last
+            if elapsed < cooldown { wait = max(wait, cooldown - elapsed) }
         }
         return wait
     }
 
-    mutating func record(_ keys: [String], now: UInt64) {
+    mutating func record(_ keys: [String], now: UInt64, cooldown: UInt64) {
+        guard cooldown > 0 else { return }
         for key in keys { lastClaim[key] = now }
+        if lastClaim.count >= pruneAt {
+            lastClaim = lastClaim.filter { now < $0.value || now - $0.value < cooldown }
+            pruneAt = max(1_024, 2 * lastClaim.count)
+        }
     }
 }

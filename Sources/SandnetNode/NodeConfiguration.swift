@@ -24,6 +24,15 @@ public struct NodeConfiguration: Sendable {
     public var devMethodsEnabled = true
     /// Client version string for web3_clientVersion.
     public var clientVersion = "Sandnet/v0.1.0/swift"
+    /// Most blocks one `anvil_mine`, `evm_mine` or `anvil_reorg` call may mine (Anvil and Hardhat: 100,000).
+    public var maxBlocksPerRequest: UInt64 = 100_000
+    /// Most polling filters installed at once (eth_newFilter, eth_newBlockFilter,
+    /// eth_newPendingTransactionFilter); a filter expires 5 minutes after its last poll.
+    public var filterLimit = 10_000
+    /// Most addresses and topics all installed log filters hold together.
+    public var filterCriteriaLimit = 1_000_000
+    /// Most `evm_snapshot`s kept at once (each pins the chain state it was taken at).
+    public var snapshotLimit = 1_000
 
     public init() {}
 }

@@ -260,7 +260,7 @@ extension LedgerError: RPCErrorConvertible {
     /// the node's own fault (-32603).
     public var rpcError: RPCError {
         switch self {
-        case .unknownSnapshot, .invalidReorgDepth, .timestampNotAfterHead: return .invalidParams(message)
+        case .unknownSnapshot, .invalidReorgDepth, .timestampNotAfterHead, .valueOutOfRange: return .invalidParams(message)
         case .storageFailure, .corruptDataDirectory, .dataDirectoryChainMismatch, .unsupportedDataVersion:
             return .internalError(message)
         default: return .server(message)

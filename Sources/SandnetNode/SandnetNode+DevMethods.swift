@@ -30,29 +30,43 @@ extension SandnetNode {
         }
         d.register(["anvil_mine", "hardhat_mine"]) { [unowned self] p in
             try p.atMost(2)
-            let count = try p.optional(0, Arg.number) ?? 1
+            let count = try blockCount(try p.optional(0, Arg.number) ?? 1)
             let interval = try p.optional(1, Arg.number)
-            guard count <= 100_000 else { throw RPCError.invalidParams("cannot mine more than 100000 blocks at once") }
             let now = clock()
-            publish(try withLedger { try $0.mine(blocks: Int(count), now: now, interval: interval) })
+            publish(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
             return .null
         }
         d.register(["evm_mine", "anvil_mine_detailed"]) { [unowned self] p in
+            try p.atMost(1)
             let now = clock()
             var count = 1
+            var timestamp: UInt64?
             if let arg = p[0] {
                 if case .object = arg {
-                    if let t = arg["timestamp"] { try withLedger { try $0.setNextTimestamp(try Arg.number(t)) } }
-                    if let b = arg["blocks"] { count = Int(try Arg.number(b)) }
+                    if let t = arg["timestamp"], !t.isNull {
+                        timestamp = try p.required(0) { _ in try Arg.number(t) }
+                    }
+                    if let b = arg["blocks"], !b.isNull { count = try blockCount(try p.required(0) { _ in try Arg.number(b) }) }
                 } else {
-                    let t = try p.required(0, Arg.number)
-                    try withLedger { try $0.setNextTimestamp(t) }
+                    timestamp = try p.required(0, Arg.number)
                 }
             }
-            publish(try withLedger { try $0.mine(blocks: count, now: now) })
+            publish(try withLedger { chain in
+                if let timestamp { try chain.setNextTimestamp(timestamp) }
+                return try chain.mine(blocks: count, now: now)
+            })
             return .string("0x0")
         }
-        d.register(["evm_snapshot", "anvil_snapshot"]) { [unowned self] _ in Format.q(withLedger { $0.snapshot() }) }
+        d.register(["evm_snapshot", "anvil_snapshot"]) { [unowned self] _ in
+            let limit = configuration.snapshotLimit
+            return Format.q(try withLedger { chain in
+                guard chain.snapshotCount < limit else {
+                    throw RPCError(
+                        code: -32005, message: "too many snapshots: limit is \(limit) (evm_revert consumes a snapshot)")
+                }
+                return chain.snapshot()
+            })
+        }
         d.register(["evm_revert", "anvil_revert"]) { [unowned self] p in
             let id = try p.required(0, Arg.quantity)
             let reverted = try withLedger { try $0.revert(to: id) }
@@ -60,7 +74,7 @@ extension SandnetNode {
         }
         d.register(["evm_increaseTime", "anvil_increaseTime"]) { [unowned self] p in
             let seconds = try p.required(0, Arg.number)
-            return Format.q(UInt64(max(0, withLedger { $0.increaseTime(seconds) })))
+            return Format.q(UInt64(max(0, try withLedger { try $0.increaseTime(seconds) })))
         }
         d.register(["evm_setNextBlockTimestamp", "anvil_setNextBlockTimestamp"]) { [unowned self] p in
             let t = try p.required(0, Arg.number)
@@ -80,7 +94,7 @@ extension SandnetNode {
         d.register(["anvil_getAutomine", "hardhat_getAutomine"]) { [unowned self] _ in .bool(miningMode == .automatic) }
         d.register(["evm_setIntervalMining", "anvil_setIntervalMining"]) { [unowned self] p in
             let seconds = try p.required(0, Arg.number)
-            withLedger { $0.miningMode = seconds == 0 ? .manual : .interval(seconds: seconds) }
+            try withLedger { try $0.setIntervalMining(seconds) }
             return .null
         }
         d.register(["anvil_dropTransaction", "hardhat_dropTransaction"]) { [unowned self] p in
@@ -93,6 +107,8 @@ extension SandnetNode {
                 if let b = v.boolValue { return b }
                 return !(v.arrayValue?.isEmpty ?? true)
             } ?? false
+            let limit = configuration.maxBlocksPerRequest
+            guard depth <= limit else { throw RPCError.invalidParams("cannot reorg more than \(limit) blocks at once") }
             let now = clock()
             let blocks = try withLedger { try $0.reorg(depth: Int(depth), requeueTransactions: requeue, now: now) }
             publish(blocks)
@@ -107,10 +123,7 @@ extension SandnetNode {
             Format.data(withLedger { StateDump.dump($0) }.bytes)
         }
         d.register(["anvil_loadState", "hardhat_loadState"]) { [unowned self] p in
-            let bytes = try p.required(0, Arg.data)
-            let dump: JSON
-            do { dump = try JSON.parse(bytes) } catch { throw RPCError.invalidParams("invalid argument 0: \(error)") }
-            try withLedger { try StateDump.load(dump, into: &$0) }
+            try loadState(try p.required(0, Arg.data))
             return .bool(true)
         }
         d.register("anvil_nodeInfo") { [unowned self] _ in
@@ -127,6 +140,24 @@ extension SandnetNode {
     }
 }
 
+extension SandnetNode {
+    /// Merges a JSON state dump (``StateDump``) into the chain: `anvil_loadState` and `--load-state`. Every
+    /// account is checked before any is written, so a refused dump changes nothing.
+    public func loadState(_ json: [UInt8]) throws {
+        let dump: JSON
+        do { dump = try JSON.parse(json) } catch { throw RPCError.invalidParams("invalid argument 0: \(error)") }
+        try withLedger { try StateDump.load(dump, into: &$0) }
+    }
+
+    /// A block count from a client, at most ``NodeConfiguration/maxBlocksPerRequest``: mining is synchronous, so
+    /// a larger count would hold the ledger (and every other client) for minutes.
+    func blockCount(_ n: UInt64) throws(RPCError) -> Int {
+        let limit = configuration.maxBlocksPerRequest
+        guard n <= limit else { throw .invalidParams("cannot mine more than \(limit) blocks at once") }
+        return Int(clamping: n)
+    }
+}
+
 /// Anvil-style JSON state dumps: `{"block": n, "accounts": {address: {nonce, balance, code}}}`. Loading merges
 /// accounts into the current chain (balance, nonce, code), as `anvil_loadState` does.
 public enum StateDump {
@@ -140,22 +171,58 @@ public enum StateDump {
         return .object([("block", Format.q(ledger.blockNumber)), ("accounts", .object(accounts))])
     }
 
+    /// Merges `dump` into `ledger`. Every account is read and the new total supply checked before anything is
+    /// written, so a refused dump changes nothing.
     public static func load(_ dump: JSON, into ledger: inout Ledger) throws {
         guard case .object(let accounts)? = dump["accounts"] else {
             throw RPCError.invalidParams("invalid argument 0: state dump has no accounts object")
         }
+        var changes: [(address: Address, balance: UInt256?, nonce: UInt64?, code: [UInt8]?)] = []
         for (key, value) in accounts {
             let address: Address
             do { address = try Arg.address(.string(key)) } catch { throw RPCError.invalidParams("invalid argument 0: \(error)") }
             do {
-                if let b = value["balance"] { try ledger.setBalance(address, try Arg.uint256(b)) }
-                if let n = value["nonce"] { try ledger.setNonce(address, try Arg.number(n)) }
-                if let c = value["code"] { try ledger.setCode(address, try Arg.data(c)) }
-            } catch let e as LedgerError {
-                throw e
+                changes.append(
+                    (address, try value["balance"].map(Arg.uint256), try value["nonce"].map(Arg.number),
+                     try value["code"].map(Arg.data)))
             } catch {
                 throw RPCError.invalidParams("invalid argument 0: \(key): \(error)")
             }
+        }
+        // One change per address (the last value of each field wins), lowered balances first: then every
+        // intermediate total lies between the current supply and the checked final one.
+        var merged: [Address: (balance: UInt256?, nonce: UInt64?, code: [UInt8]?)] = [:]
+        var order: [Address] = []
+        for change in changes {
+            if merged[change.address] == nil { order.append(change.address) }
+            var m = merged[change.address] ?? (nil, nil, nil)
+            m.balance = change.balance ?? m.balance
+            m.nonce = change.nonce ?? m.nonce
+            m.code = change.code ?? m.code
+            merged[change.address] = m
+        }
+        var supply = ledger.totalSupply
+        for (address, m) in merged where m.balance != nil { supply = supply - ledger.account(address).balance }
+        for m in merged.values {
+            guard let balance = m.balance else { continue }
+            let (sum, overflow) = supply.addingReportingOverflow(balance)
+            guard !overflow else {
+                throw LedgerError.valueOutOfRange(
+                    "state dump balances are too large: the total supply would exceed 2^256-1 wei")
+            }
+            supply = sum
+        }
+        func lowers(_ address: Address) -> Bool {
+            guard let balance = merged[address]?.balance else { return false }
+            return balance < ledger.account(address).balance
+        }
+        let lowered = order.filter(lowers)
+        let rest = order.filter { !lowers($0) }
+        for address in lowered + rest {
+            let m = merged[address]!
+            if let b = m.balance { try ledger.setBalance(address, b) }
+            if let n = m.nonce { try ledger.setNonce(address, n) }
+            if let c = m.code { try ledger.setCode(address, c) }
         }
     }
 }

@@ -45,7 +45,11 @@ extension SandnetNode {
         d.register("eth_accounts") { [unowned self] _ in .array(devAccounts.map { Format.address($0.address) }) }
         d.register("eth_blockNumber") { [unowned self] _ in Format.q(withLedger { $0.blockNumber }) }
         d.register("eth_gasPrice") { [unowned self] _ in
-            Format.q(withLedger { $0.nextBaseFee + suggestedTip($0) })
+            // A base fee set near 2^256 − 1 (anvil_setNextBlockBaseFeePerGas) saturates instead of wrapping.
+            Format.q(withLedger { chain in
+                let (price, overflow) = chain.nextBaseFee.addingReportingOverflow(suggestedTip(chain))
+                return overflow ? UInt256.max : price
+            })
         }
         d.register("eth_maxPriorityFeePerGas") { [unowned self] _ in Format.q(withLedger { suggestedTip($0) }) }
         d.register("eth_blobBaseFee") { _ in Format.q(UInt64(1)) }
@@ -222,54 +226,56 @@ extension SandnetNode {
         d.register("eth_getLogs") { [unowned self] p in
             try p.atMost(1)
             let filter = try p.required(0, Self.logFilter)
+            try Self.checkQueryLimit(filter)
             return .array(try withLedger { chain in try logs(filter, chain) })
         }
         d.register("eth_newFilter") { [unowned self] p in
+            try p.atMost(1)
             let filter = try p.required(0, Self.logFilter)
+            try Self.checkQueryLimit(filter)
             let head = withLedger { $0.blockNumber }
             let now = clock()
-            return Format.q(filters.withLock { $0.install(.logs(filter, lastBlock: head), now: now) })
+            return Format.q(try filters.withLock { try $0.install(.logs(filter), head: head, now: now) })
         }
-        d.register("eth_newBlockFilter") { [unowned self] _ in
+        d.register("eth_newBlockFilter") { [unowned self] p in
+            try p.atMost(0)
             let now = clock()
-            return Format.q(filters.withLock { $0.install(.blocks([]), now: now) })
+            return Format.q(try filters.withLock { try $0.install(.blocks, head: 0, now: now) })
         }
-        d.register("eth_newPendingTransactionFilter") { [unowned self] _ in
+        d.register("eth_newPendingTransactionFilter") { [unowned self] p in
+            try p.atMost(1)
             let now = clock()
-            return Format.q(filters.withLock { $0.install(.pending([]), now: now) })
+            return Format.q(try filters.withLock { try $0.install(.pending, head: 0, now: now) })
         }
         d.register("eth_uninstallFilter") { [unowned self] p in
+            try p.atMost(1)
             let id = try p.required(0, Arg.quantity)
-            return .bool(filters.withLock { $0.filters.removeValue(forKey: id) != nil })
+            return .bool(filters.withLock { $0.uninstall(id) })
         }
         d.register("eth_getFilterChanges") { [unowned self] p in
+            try p.atMost(1)
             let id = try p.required(0, Arg.quantity)
             let now = clock()
-            let entry: FilterRegistry.Entry? = filters.withLock { registry in
-                registry.expire(now: now)
-                guard var entry = registry.filters[id] else { return nil }
-                let out = entry
-                switch entry.kind {
-                case .blocks: entry.kind = .blocks([])
-                case .pending: entry.kind = .pending([])
-                case .logs(let f, _): entry.kind = .logs(f, lastBlock: withLedger { $0.blockNumber })
-                }
-                entry.lastPoll = now
-                registry.filters[id] = entry
-                return out
+            let head = withLedger { $0.blockNumber }
+            guard let changes = filters.withLock({ $0.poll(id, head: head, now: now) }) else {
+                throw RPCError.server("filter not found")
             }
-            guard let entry else { throw RPCError.server("filter not found") }
-            switch entry.kind {
-            case .blocks(let hashes), .pending(let hashes): return .array(hashes.map { Format.data($0) })
-            case .logs(var f, let last):
-                f.fromBlock = .number(last + 1)
-                f.toBlock = .latest
-                return .array(try withLedger { chain in last + 1 > chain.blockNumber ? [] : try logs(f, chain) })
+            switch changes.kind {
+            case .blocks, .pending: return .array(changes.hashes.map { Format.data($0) })
+            case .logs(var f):
+                // The blocks mined since the last poll, at most the eth_getLogs range.
+                let last = changes.cursor
+                guard last < head else { return .array([]) }
+                f.fromBlock = .number(max(last + 1, head - min(head, Self.maxLogRange)))
+                f.toBlock = .number(head)
+                return .array(try withLedger { chain in try logs(f, chain) })
             }
         }
         d.register("eth_getFilterLogs") { [unowned self] p in
+            try p.atMost(1)
             let id = try p.required(0, Arg.quantity)
-            guard let entry = filters.withLock({ $0.filters[id] }), case .logs(let f, _) = entry.kind else {
+            let now = clock()
+            guard let entry = filters.withLock({ $0.entry(id, now: now) }), case .logs(let f) = entry.kind else {
                 throw RPCError.server("filter not found")
             }
             return .array(try withLedger { chain in try logs(f, chain) })
@@ -289,10 +295,18 @@ extension SandnetNode {
             }
         }
         d.register("sandnet_faucet") { [unowned self] p in
+            // The same rules as POST /api/claim (cooldown per address and per client IP); more than the payout
+            // only where developer methods are served.
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
             let amount = try p.optional(1, Arg.uint256)
-            return Format.data(try claimFaucet(address: address, amount: amount))
+            let payout = config.faucetAmount
+            if let amount, amount > payout, !config.devMethodsEnabled {
+                throw RPCError.invalidParams(
+                    "invalid argument 1: amount \(amount) wei exceeds the faucet payout of \(payout) wei; larger "
+                        + "amounts need developer methods (--allow-dev-methods)")
+            }
+            return Format.data(try claimFaucet(address: address, amount: amount, clientIP: p.client.address))
         }
     }
 
@@ -310,6 +324,9 @@ extension SandnetNode {
 
     /// Stateful checks geth applies to eth_call/eth_estimateGas with explicit fees and value.
     func checkCall(_ request: CallRequest, _ chain: Ledger) throws {
+        if request.to == nil && request.data.count > chain.config.maxInitCodeSize {
+            throw LedgerError.maxInitCodeSizeExceeded(size: request.data.count, limit: chain.config.maxInitCodeSize)
+        }
         let baseFee = chain.nextBaseFee
         if let maxFee = request.maxFeePerGas {
             if let tip = request.maxPriorityFeePerGas, tip > maxFee {
@@ -354,6 +371,12 @@ extension SandnetNode {
         return .object(members)
     }
 
+    /// The longest block range eth_getLogs scans (Alchemy's and Infura's 100,000 blocks / -32005).
+    static let maxLogRange: UInt64 = 100_000
+
+    /// A filter criterion as geth's `FilterCriteria.UnmarshalJSON` reads it, with its texts: `address` is one
+    /// address or an array of them, `topics` an array (at most 4) of null, a topic or an array (at most 1,000) of
+    /// topics and nulls.
     static func logFilter(_ v: JSON) throws -> LogFilter {
         guard case .object = v else { throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type filters.FilterCriteria") }
         var f = LogFilter(addresses: [], topics: [])
@@ -364,18 +387,57 @@ extension SandnetNode {
             throw ArgumentError("cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other")
         }
         switch v["address"] {
-        case .string?: f.addresses = [try Arg.address(v["address"]!)]
-        case .array(let list)?: f.addresses = try list.map(Arg.address)
-        default: break
+        case nil, .null?: break
+        case .string?:
+            do { f.addresses = [try Arg.address(v["address"]!)] } catch { throw ArgumentError("invalid address: \(error)") }
+        case .array(let list)?:
+            f.addresses.reserveCapacity(min(list.count, LogFilter.queryLimit + 1))
+            for (i, item) in list.enumerated() {
+                guard case .string = item else { throw ArgumentError("non-string address at index \(i)") }
+                do { f.addresses.append(try Arg.address(item)) } catch {
+                    throw ArgumentError("invalid address at index \(i): \(error)")
+                }
+            }
+        default: throw ArgumentError("invalid addresses in query")
         }
-        for topic in v["topics"]?.arrayValue ?? [] {
+        let topics: [JSON]
+        switch v["topics"] {
+        case nil, .null?: topics = []
+        case .array(let list)?: topics = list
+        case let other?:
+            throw ArgumentError("json: cannot unmarshal \(other.typeName) into Go struct field input.topics of type []interface {}")
+        }
+        guard topics.count <= LogFilter.maxTopics else { throw ArgumentError("exceed max topics") }
+        for topic in topics {
             switch topic {
             case .null: f.topics.append(nil)
-            case .array(let options): f.topics.append(try options.map(Arg.hash))
-            default: f.topics.append([try Arg.hash(topic)])
+            case .string: f.topics.append([try Arg.hash(topic)])
+            case .array(let options):
+                guard options.count <= LogFilter.queryLimit else { throw ArgumentError("exceed max topics") }
+                var position: [[UInt8]]? = []
+                for option in options {
+                    switch option {
+                    // A null among the options matches anything (geth keeps parsing nothing after it).
+                    case .null: position = nil
+                    case .string: if position != nil { position!.append(try Arg.hash(option)) }
+                    default: throw ArgumentError("invalid topic(s)")
+                    }
+                    if position == nil { break }
+                }
+                f.topics.append(position)
+            default: throw ArgumentError("invalid topic(s)")
             }
         }
         return f
+    }
+
+    /// geth's `--rpc.logquerylimit` (1,000 addresses, 1,000 topics per position), checked after parsing.
+    static func checkQueryLimit(_ filter: LogFilter) throws(RPCError) {
+        if filter.addresses.count > LogFilter.queryLimit
+            || filter.topics.contains(where: { ($0?.count ?? 0) > LogFilter.queryLimit })
+        {
+            throw RPCError.server("exceed max addresses or topics per search position")
+        }
     }
 
     func logs(_ filter: LogFilter, _ chain: Ledger) throws -> [JSON] {
@@ -387,7 +449,9 @@ extension SandnetNode {
             let from = try resolve(filter.fromBlock ?? .latest, chain) ?? chain.blockNumber
             let to = try resolve(filter.toBlock ?? .latest, chain) ?? chain.blockNumber
             guard from <= to else { throw RPCError.invalidParams("invalid block range params") }
-            guard to - from <= 100_000 else { throw RPCError(code: -32005, message: "query exceeds max block range 100000") }
+            guard to - from <= Self.maxLogRange else {
+                throw RPCError(code: -32005, message: "query exceeds max block range \(Self.maxLogRange)")
+            }
             blocks = (from...to).compactMap { chain.block(number: $0) }
         }
         var out: [JSON] = []

@@ -40,16 +40,22 @@ extension SandnetNode {
         request.to = address
         request.value = value
         request.gas = 21_000
-        let maxCost = withLedger { chain in (chain.nextBaseFee * 2 + suggestedTip(chain)) * 21_000 + value }
-        guard balance >= maxCost else {
+        let maxFee = withLedger { FeeMarket.defaultMaxFee(baseFee: $0.nextBaseFee, tip: suggestedTip($0)) }
+        guard let maxFee else {
+            throw FaucetError(httpStatus: 500, message: "Transaction failed: max fee per gas higher than 2^256-1", retryAfter: nil)
+        }
+        let (gasCost, o1) = maxFee.multipliedReportingOverflow(by: UInt256(21_000 as UInt64))
+        let (maxCost, o2) = gasCost.addingReportingOverflow(value)
+        guard !o1 && !o2 && balance >= maxCost else {
+            let needs = o1 || o2 ? "more than 2^256-1 wei" : "\(maxCost) wei"
             throw FaucetError(
                 httpStatus: 500,
-                message: "Transaction failed: the faucet has run dry (balance \(balance) wei, claim needs \(maxCost) wei)",
+                message: "Transaction failed: the faucet has run dry (balance \(balance) wei, claim needs \(needs))",
                 retryAfter: nil)
         }
         do {
             let hash = try sendFromKey(faucetKey, from: faucetAddress, request: request)
-            faucetLimiter.withLock { $0.record(keys, now: now) }
+            faucetLimiter.withLock { $0.record(keys, now: now, cooldown: cooldown) }
             return hash
         } catch {
             throw FaucetError(httpStatus: 500, message: "Transaction failed: \(error)", retryAfter: nil)

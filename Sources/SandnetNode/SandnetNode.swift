@@ -23,7 +23,7 @@ public final class SandnetNode: Sendable {
     let faucetKey: [UInt8]
     let clock: @Sendable () -> UInt64
     public let events = EventHub()
-    let filters = Mutex(FilterRegistry())
+    let filters: Mutex<FilterRegistry>
     let faucetLimiter = Mutex(FaucetLimiter())
     /// Serialises automatic mining so concurrent submissions batch into one block.
     let minerTurn = Mutex(())
@@ -43,6 +43,7 @@ public final class SandnetNode: Sendable {
     ) throws {
         self.configuration = configuration
         self.clock = clock
+        filters = Mutex(FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
@@ -60,6 +61,15 @@ public final class SandnetNode: Sendable {
         var genesis = dev.map { GenesisAccount(address: $0.address, balance: configuration.accountBalance) }
         genesis.append(GenesisAccount(address: faucet.ethereumAddress, balance: configuration.faucetBalance))
         genesis += configuration.genesisAccounts
+        // The supply (Σ balances + burned) must fit in 256 bits, as it always does on Ethereum.
+        var supply = UInt256.zero
+        for account in genesis {
+            let (sum, overflow) = supply.addingReportingOverflow(account.balance)
+            guard !overflow else {
+                throw LedgerError.valueOutOfRange("genesis balances total more than 2^256-1 wei")
+            }
+            supply = sum
+        }
         var chain: PersistentLedger
         if let store {
             chain = try PersistentLedger.open(config: configuration.chain, genesis: genesis, store: store)
@@ -171,7 +181,10 @@ public final class SandnetNode: Sendable {
                     value: request.value, data: request.data))
         } else {
             let priority = request.maxPriorityFeePerGas ?? UInt256.min(tip, request.maxFeePerGas ?? .max)
-            let maxFee = request.maxFeePerGas ?? (baseFee * 2 + priority)
+            guard let maxFee = request.maxFeePerGas ?? FeeMarket.defaultMaxFee(baseFee: baseFee, tip: priority) else {
+                // geth computes 2 × base fee + tip in big integers and its pool refuses the result.
+                throw RPCError.server("max fee per gas higher than 2^256-1")
+            }
             transaction = .dynamicFee(
                 DynamicFeeTransaction(
                     chainID: configuration.chain.chainID, nonce: nonce, maxPriorityFeePerGas: priority,
@@ -195,6 +208,9 @@ public final class SandnetNode: Sendable {
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }
+
+    /// Polling filters installed now (at most ``NodeConfiguration/filterLimit``).
+    public var filterCount: Int { filters.withLock { $0.count } }
 }
 
 /// A dev account: a public test key, never for a real network.

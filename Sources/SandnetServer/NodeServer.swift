@@ -94,7 +94,7 @@ public final class NodeServer: Sendable {
         dispatcher.batchLimit = configuration.batchLimit
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
-        let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { [dispatcher] request, _ in
+        let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { [dispatcher] request, context in
             var request = request
             let body: ByteBuffer
             switch await Self.readBody(&request, upTo: limit) {
@@ -109,7 +109,8 @@ public final class NodeServer: Sendable {
                 response.headers[.connection] = "close"
                 return response
             }
-            let out = dispatcher.handle(Array(buffer: body), overlay: WebSocketSession.httpSubscriptionMethods)
+            let client = RPCClient(address: context.remoteAddress?.ipAddress)
+            let out = dispatcher.handle(Array(buffer: body), overlay: WebSocketSession.httpSubscriptionMethods, client: client)
             guard let out else { return Response(status: .ok) }
             return Self.json(out, status: .ok)
         }
@@ -169,7 +170,9 @@ public final class NodeServer: Sendable {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
             } onUpgrade: { [dispatcher] inbound, outbound, context in
-                let session = WebSocketSession(node: node, dispatcher: dispatcher, limits: queueLimits, logger: logger)
+                let client = RPCClient(address: context.requestContext.remoteAddress?.ipAddress)
+                let session = WebSocketSession(
+                    node: node, dispatcher: dispatcher, limits: queueLimits, logger: logger, client: client)
                 try await session.run(
                     inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }

@@ -22,6 +22,8 @@ struct WebSocketSession {
     let dispatcher: RPCDispatcher
     let limits: OutboundQueue.Limits
     let logger: Logger
+    /// The peer, for per-client limits (the faucet's per-IP cooldown).
+    var client = RPCClient()
 
     enum Topic: Sendable { case newHeads, pending, logs }
 
@@ -47,6 +49,7 @@ struct WebSocketSession {
         }
         defer { subscription.cancel() }
         let dispatcher = self.dispatcher
+        let client = self.client
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
                 while true {
@@ -68,7 +71,7 @@ struct WebSocketSession {
                     case .text(let text): bytes = Array(text.utf8)
                     case .binary(let buffer): bytes = Array(buffer: buffer)
                     }
-                    guard let out = dispatcher.handle(bytes, overlay: overlay) else { continue }
+                    guard let out = dispatcher.handle(bytes, overlay: overlay, client: client) else { continue }
                     guard await queue.pushReply(String(decoding: out, as: UTF8.self)) else { break }
                 }
                 return .readerDone

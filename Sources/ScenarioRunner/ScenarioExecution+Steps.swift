@@ -1,5 +1,6 @@
 import ByteCoding
 import CryptoCore
+import EthereumLedger
 import EthereumTransactions
 import EthereumTypes
 import Foundation
@@ -243,7 +244,10 @@ extension ScenarioExecution {
             } else {
                 // The common wallet policy: twice the latest base fee plus the tip.
                 let baseFee = try quantity(try await latestBlock()["baseFeePerGas"], "baseFeePerGas")
-                maxFee = baseFee * 2 + tip
+                guard let fee = FeeMarket.defaultMaxFee(baseFee: baseFee, tip: tip) else {
+                    throw StepFailure("max fee per gas higher than 2^256-1 (2 × base fee \(baseFee) + tip \(tip))")
+                }
+                maxFee = fee
             }
             fields["maxFeePerGas"] = maxFee.description
             fields["maxPriorityFeePerGas"] = tip.description
@@ -335,15 +339,19 @@ extension ScenarioExecution {
             let baseFee = try await nextBaseFee()
             let pending = try await call("eth_getTransactionCount", [.string(sender.lowercased), .string("pending")])
             guard var nonce = try quantity(pending, "nonce").uint64Value else { throw StepFailure("nonce too large") }
-            let perTransaction = min(gasLimit, 1 << 24)
+            // At most 2^24 gas (EIP-7825) and 128,000 bytes of calldata (under geth's 128 KiB transaction limit).
+            let perTransaction = min(gasLimit, 1 << 24, 21_000 + 128_000 * 40)
             var remaining = gasLimit
             let tip = UInt256(1_000_000_000 as UInt64)
+            guard let maxFee = FeeMarket.defaultMaxFee(baseFee: baseFee, tip: tip) else {
+                throw StepFailure("max fee per gas higher than 2^256-1 (2 × base fee \(baseFee) + tip \(tip))")
+            }
             while remaining >= 21_040 {
                 let bytes = (min(perTransaction, remaining) - 21_000) / 40
                 let gas = 21_000 + bytes * 40
                 let tx = Transaction.dynamicFee(
                     DynamicFeeTransaction(
-                        chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: baseFee * 2 + tip,
+                        chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee,
                         gas: gas,
                         to: sender, value: .zero, data: [UInt8](repeating: 0xff, count: Int(bytes))))
                 let signed = try tx.signed(privateKey: key)

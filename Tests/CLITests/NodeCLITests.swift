@@ -25,6 +25,10 @@ import Testing
         (#"{"block": "0x0"}"#, "state dump has no accounts object"),
         (#"{"accounts": {"0x1234": {"balance": "0x1"}}}"#, "hex string has length 4, want 40 for common.Address"),
         (#"{"accounts": {"0x00000000000000000000000000000000000000aa": {"balance": "lots"}}}"#, "0x00000000000000000000000000000000000000aa"),
+        (
+            #"{"accounts": {"0x00000000000000000000000000000000000000aa": {"balance": "0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"}}}"#,
+            "state dump balances are too large: the total supply would exceed 2^256-1 wei"
+        ),
     ])
     func unloadableStateFileStopsTheNode(content: String, fragment: String) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-state-\(UUID().uuidString).json")

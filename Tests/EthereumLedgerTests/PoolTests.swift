@@ -193,12 +193,12 @@ import Testing
         #expect(throws: LedgerError.self) { try ledger.setNextTimestamp(ledger.head.header.timestamp) }
         try ledger.setNextTimestamp(2_000_000_000)
         #expect(try ledger.mine(now: now).first?.header.timestamp == 2_000_000_000)
-        ledger.increaseTime(3_600)
+        try ledger.increaseTime(3_600)
         let next = try ledger.mine(now: 2_000_000_100).first!.header.timestamp
         #expect(next == 2_000_003_700)
         // Blocks that ran ahead of the clock still move forward by the whole increase.
         let ahead = try ledger.mine(blocks: 50, now: 2_000_000_100).last!.header.timestamp
-        ledger.increaseTime(3_600)
+        try ledger.increaseTime(3_600)
         #expect(try ledger.mine(now: 2_000_000_100).first!.header.timestamp >= ahead + 3_600)
     }
 
