@@ -183,7 +183,7 @@ let package = Package(
             dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
-        .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
+        .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(
