@@ -10,8 +10,9 @@ extension FuzzHarness {
     /// clamped so one input takes microseconds. Parameters the library must refuse (n not a power of two or
     /// ≥ 2^40, r·p ≥ 2^30, c outside 1…2^24, dklen outside 32…1024) are passed through unchanged, so the
     /// refusal paths are fuzzed too; only the work factor of acceptable parameters is reduced.
-    /// A successful decrypt must be reproducible: encrypting the key again with the same KDF and IV gives the
-    /// same ciphertext and MAC.
+    /// A successful decrypt must be reproducible: encrypting the key again with the same KDF, IV and cipher gives
+    /// the same ciphertext and MAC (for a 32-byte ciphertext: shorter keys are read left-padded and CBC ciphertext
+    /// past 32 bytes carries PKCS#7 padding, and neither is written back that way).
     ///
     /// Input starting with a NUL byte (never valid JSON) selects the parameter mode instead: the KDF parameters a
     /// keystore file can carry, as raw big-endian integers (see ``keystoreParameters(_:)``), so the fuzzer
@@ -30,10 +31,13 @@ extension FuzzHarness {
         }
         var keystore = parsed
         keystore.kdf = clampedCost(parsed.kdf)
-        guard let privateKey = try? keystore.decrypt(password: keystorePassword) else { return }
+        guard let privateKey = try? keystore.decrypt(password: keystorePassword), keystore.ciphertext.count == 32 else {
+            return
+        }
         do {
             let encrypted = try Keystore.encrypt(
-                privateKey: privateKey, password: keystorePassword, kdf: keystore.kdf, iv: keystore.iv, id: keystore.id)
+                privateKey: privateKey, password: keystorePassword, kdf: keystore.kdf, iv: keystore.iv, id: keystore.id,
+                cipher: keystore.cipher)
             check(
                 encrypted.ciphertext == keystore.ciphertext && encrypted.mac == keystore.mac,
                 "keystore: encrypt(decrypt(k)) == k", data.fuzzHex)

@@ -16,25 +16,8 @@ extension Keystore {
             throw .invalidJSON("\(error)")
         }
         guard file.version == 3 else { throw .unsupportedVersion(file.version) }
-        guard let crypto = file.crypto ?? file.legacyCrypto else { throw .invalidJSON("missing 'crypto'") }
-        guard crypto.cipher == "aes-128-ctr" else { throw .unsupportedCipher(crypto.cipher) }
-        let params = crypto.kdfparams
-        let salt = try Self.hex(params.salt, field: "crypto.kdfparams.salt")
-        let kdf: KeystoreKDF
-        switch crypto.kdf {
-        case "scrypt":
-            guard let n = params.n, let r = params.r, let p = params.p else {
-                throw .invalidJSON("scrypt kdfparams need n, r and p")
-            }
-            kdf = .scrypt(n: n, r: r, p: p, keyLength: params.dklen, salt: salt)
-        case "pbkdf2":
-            guard let c = params.c else { throw .invalidJSON("pbkdf2 kdfparams need c") }
-            let prf = params.prf ?? "hmac-sha256"
-            guard prf == "hmac-sha256" else { throw .unsupportedPRF(prf) }
-            kdf = .pbkdf2(iterations: c, keyLength: params.dklen, salt: salt)
-        default:
-            throw .unsupportedKDF(crypto.kdf)
-        }
+        guard let section = file.crypto ?? file.legacyCrypto else { throw .invalidJSON("missing 'crypto'") }
+        let crypto = try KeystoreCrypto(section: section, path: "crypto")
         var address: Address?
         if let text = file.address {
             do {
@@ -43,38 +26,24 @@ extension Keystore {
                 throw .invalidField("address", reason: "\(error)")
             }
         }
-        let iv = try Self.hex(crypto.cipherparams.iv, field: "crypto.cipherparams.iv")
-        guard iv.count == 16 else { throw .invalidField("crypto.cipherparams.iv", reason: "must be 16 bytes") }
-        let mac = try Self.hex(crypto.mac, field: "crypto.mac")
-        guard mac.count == 32 else { throw .invalidField("crypto.mac", reason: "must be 32 bytes") }
-        self.init(
-            id: file.id ?? "", address: address, iv: iv,
-            ciphertext: try Self.hex(crypto.ciphertext, field: "crypto.ciphertext"), kdf: kdf, mac: mac)
+        self.init(id: file.id ?? "", address: address, crypto: crypto)
     }
 
-    /// The file contents: pretty-printed JSON with sorted keys, `version` 3, lowercase hex without `0x`.
+    /// The file contents: pretty-printed JSON with sorted keys, `version` 3, lowercase hex without `0x`, the
+    /// keystore's cipher.
     public func jsonData() -> Data {
-        let params: KDFParams
-        let kdfName: String
-        switch kdf {
-        case .scrypt(let n, let r, let p, let keyLength, let salt):
-            kdfName = "scrypt"
-            params = KDFParams(dklen: keyLength, salt: Hex.encode(salt), n: n, r: r, p: p, c: nil, prf: nil)
-        case .pbkdf2(let iterations, let keyLength, let salt):
-            kdfName = "pbkdf2"
-            params = KDFParams(
-                dklen: keyLength, salt: Hex.encode(salt), n: nil, r: nil, p: nil, c: iterations, prf: "hmac-sha256")
-        }
         let file = KeystoreFile(
-            version: 3, id: id, address: address.map { Hex.encode($0.bytes) },
-            crypto: CryptoSection(
-                cipher: "aes-128-ctr", cipherparams: CipherParams(iv: Hex.encode(iv)),
-                ciphertext: Hex.encode(ciphertext), kdf: kdfName, kdfparams: params, mac: Hex.encode(mac)),
+            version: 3, id: id, address: address.map { Hex.encode($0.bytes) }, crypto: CryptoSection(crypto),
             legacyCrypto: nil)
+        return Self.encodePretty(file)
+    }
+
+    /// Pretty-printed JSON with sorted keys.
+    static func encodePretty(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            return try encoder.encode(file)
+            return try encoder.encode(value)
         } catch {
             preconditionFailure("encoding plain strings and integers cannot fail: \(error)")
         }
@@ -103,6 +72,57 @@ extension Keystore {
         @unknown default:
             return "invalid JSON"
         }
+    }
+}
+
+extension KeystoreCrypto {
+    /// Reads a `crypto` object; `path` prefixes the field names in errors (`crypto`, `keyring[1][0]`).
+    init(section: CryptoSection, path: String) throws(KeystoreError) {
+        guard let cipher = KeystoreCipher(rawValue: section.cipher) else { throw .unsupportedCipher(section.cipher) }
+        let params = section.kdfparams
+        let salt = try Keystore.hex(params.salt, field: path + ".kdfparams.salt")
+        let kdf: KeystoreKDF
+        switch section.kdf {
+        case "scrypt":
+            guard let n = params.n, let r = params.r, let p = params.p else {
+                throw .invalidJSON("scrypt kdfparams need n, r and p")
+            }
+            kdf = .scrypt(n: n, r: r, p: p, keyLength: params.dklen, salt: salt)
+        case "pbkdf2":
+            guard let c = params.c else { throw .invalidJSON("pbkdf2 kdfparams need c") }
+            let prf = params.prf ?? "hmac-sha256"
+            guard prf == "hmac-sha256" else { throw .unsupportedPRF(prf) }
+            kdf = .pbkdf2(iterations: c, keyLength: params.dklen, salt: salt)
+        default:
+            throw .unsupportedKDF(section.kdf)
+        }
+        let iv = try Keystore.hex(section.cipherparams.iv, field: path + ".cipherparams.iv")
+        guard iv.count == 16 else { throw .invalidField(path + ".cipherparams.iv", reason: "must be 16 bytes") }
+        let mac = try Keystore.hex(section.mac, field: path + ".mac")
+        guard mac.count == 32 else { throw .invalidField(path + ".mac", reason: "must be 32 bytes") }
+        self.init(
+            cipher: cipher, iv: iv, ciphertext: try Keystore.hex(section.ciphertext, field: path + ".ciphertext"),
+            kdf: kdf, mac: mac)
+    }
+}
+
+extension CryptoSection {
+    /// The JSON form of `crypto`: lowercase hex without `0x`.
+    init(_ crypto: KeystoreCrypto) {
+        let params: KDFParams
+        let kdfName: String
+        switch crypto.kdf {
+        case .scrypt(let n, let r, let p, let keyLength, let salt):
+            kdfName = "scrypt"
+            params = KDFParams(dklen: keyLength, salt: Hex.encode(salt), n: n, r: r, p: p, c: nil, prf: nil)
+        case .pbkdf2(let iterations, let keyLength, let salt):
+            kdfName = "pbkdf2"
+            params = KDFParams(
+                dklen: keyLength, salt: Hex.encode(salt), n: nil, r: nil, p: nil, c: iterations, prf: "hmac-sha256")
+        }
+        self.init(
+            cipher: crypto.cipher.rawValue, cipherparams: CipherParams(iv: Hex.encode(crypto.iv)),
+            ciphertext: Hex.encode(crypto.ciphertext), kdf: kdfName, kdfparams: params, mac: Hex.encode(crypto.mac))
     }
 }
 

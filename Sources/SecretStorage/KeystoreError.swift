@@ -1,11 +1,13 @@
-/// Why a keystore could not be read, decrypted or written (Web3 Secret Storage v3).
+/// Why a keystore could not be read, decrypted or written (Web3 Secret Storage v3, Klaytn KIP-3 v4).
 public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not JSON, or a required field is missing or of the wrong type.
     case invalidJSON(String)
-    /// Only version 3 is supported.
+    /// A version other than 3 (or, where Klaytn files are read, 4).
     case unsupportedVersion(Int)
-    /// Only `aes-128-ctr` is supported.
+    /// Only `aes-128-ctr` and web3swift's `aes-128-cbc` are supported.
     case unsupportedCipher(String)
+    /// A Klaytn v4 `keyring` of the wrong shape or size (more roles or keys than Klaytn allows, mixed forms).
+    case invalidKeyring(String)
     /// Only `scrypt` and `pbkdf2` are supported.
     case unsupportedKDF(String)
     /// PBKDF2 supports only `hmac-sha256`.
@@ -26,8 +28,11 @@ public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidJSON(let why): return "not a v3 keystore: \(why)"
-        case .unsupportedVersion(let v): return "unsupported keystore version \(v) (only 3)"
-        case .unsupportedCipher(let c): return "unsupported cipher '\(c)' (only aes-128-ctr)"
+        case .unsupportedVersion(4):
+            return "keystore version 4 is a Klaytn KIP-3 keyring, not a v3 keystore (read it with KlaytnKeystore)"
+        case .unsupportedVersion(let v): return "unsupported keystore version \(v) (3, or 4 for Klaytn KIP-3)"
+        case .unsupportedCipher(let c): return "unsupported cipher '\(c)' (aes-128-ctr or aes-128-cbc)"
+        case .invalidKeyring(let why): return "invalid Klaytn keyring: \(why)"
         case .unsupportedKDF(let k): return "unsupported kdf '\(k)' (scrypt or pbkdf2)"
         case .unsupportedPRF(let p): return "unsupported pbkdf2 prf '\(p)' (only hmac-sha256)"
         case .invalidField(let field, let reason): return "\(field): \(reason)"

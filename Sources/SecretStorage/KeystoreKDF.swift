@@ -17,6 +17,11 @@ public enum KeystoreKDF: Sendable, Equatable, CustomStringConvertible {
         .scrypt(n: 262_144, r: 8, p: 1, keyLength: 32, salt: SecureRandom.bytes(32))
     }
 
+    /// caver's default for Klaytn keystores: scrypt n=4096 r=8 p=1, 32-byte key, 32 random salt bytes.
+    public static func klaytnDefault() -> KeystoreKDF {
+        .scrypt(n: 4096, r: 8, p: 1, keyLength: 32, salt: SecureRandom.bytes(32))
+    }
+
     /// PBKDF2-HMAC-SHA256 with `iterations` (262,144 by default) and 32 random salt bytes.
     public static func defaultPBKDF2(iterations: Int = 262_144) -> KeystoreKDF {
         .pbkdf2(iterations: iterations, keyLength: 32, salt: SecureRandom.bytes(32))

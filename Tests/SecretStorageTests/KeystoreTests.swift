@@ -109,9 +109,13 @@ import Testing
         #expect(throws: KeystoreError.invalidJSON("missing 'crypto.mac'")) {
             try Keystore(json: crypto { $0["mac"] = nil })
         }
-        #expect(throws: KeystoreError.unsupportedCipher("aes-128-cbc")) {
-            try Keystore(json: crypto { $0["cipher"] = "aes-128-cbc" })
+        #expect(throws: KeystoreError.unsupportedCipher("aes-256-gcm")) {
+            try Keystore(json: crypto { $0["cipher"] = "aes-256-gcm" })
         }
+        #expect(
+            KeystoreError.unsupportedCipher("x").description == "unsupported cipher 'x' (aes-128-ctr or aes-128-cbc)")
+        // web3swift's cipher is read (see web3swiftStyleCBC).
+        #expect(try Keystore(json: crypto { $0["cipher"] = "aes-128-cbc" }).cipher == .aes128CBC)
         #expect(throws: KeystoreError.unsupportedKDF("argon2id")) {
             try Keystore(json: crypto { $0["kdf"] = "argon2id" })
         }
@@ -183,6 +187,59 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["key.json"])
         #expect(throws: KeystoreError.io(path: dir.path + "/missing.json", reason: "cannot read the file")) {
             try Keystore(contentsOf: dir.path + "/missing.json")
+        }
+    }
+
+    /// A file written the web3swift way (CBC, no padding) round-trips; the MAC covers the CBC ciphertext.
+    @Test func web3swiftStyleCBC() throws {
+        let keystore = try Keystore.encrypt(
+            privateKey: Self.key, password: "pw", kdf: Self.fastPBKDF2, iv: Array(repeating: 1, count: 16),
+            cipher: .aes128CBC)
+        #expect(keystore.ciphertext.count == 32)
+        let ctr = try Keystore.encrypt(
+            privateKey: Self.key, password: "pw", kdf: Self.fastPBKDF2, iv: Array(repeating: 1, count: 16))
+        #expect(ctr.ciphertext != keystore.ciphertext)
+        #expect(try keystore.decrypt(password: "pw") == Self.key)
+        let text = String(decoding: keystore.jsonData(), as: UTF8.self)
+        #expect(text.contains(#""cipher" : "aes-128-cbc""#))
+        #expect(try Keystore(json: keystore.jsonData()) == keystore)
+        // Reading CBC ciphertext as CTR (what eth-account does) passes the MAC, which does not cover the cipher
+        // name, and yields another key: only the recorded address catches it.
+        var misread = keystore
+        misread.cipher = .aes128CTR
+        do {
+            let wrong = try misread.decrypt(password: "pw")
+            Issue.record("CBC ciphertext read as CTR gave \(wrong.count) bytes")
+        } catch {
+            guard case .addressMismatch(let expected, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(expected == keystore.address?.lowercased)
+        }
+        // Change of password keeps the cipher; conversion changes it.
+        let changed = try keystore.changingPassword(from: Array("pw".utf8), to: Array("new".utf8))
+        #expect(changed.cipher == .aes128CBC)
+        let converted = try keystore.converting(to: .aes128CTR, password: Array("pw".utf8))
+        #expect(converted.cipher == .aes128CTR)
+        #expect(converted.kdf != keystore.kdf)  // fresh salt
+        #expect(try converted.decrypt(password: "pw") == Self.key)
+        #expect(throws: KeystoreError.macMismatch) {
+            try keystore.converting(to: .aes128CTR, password: Array("nope".utf8))
+        }
+    }
+
+    @Test func cbcCiphertextLengthIsChecked() throws {
+        var keystore = try Keystore.encrypt(
+            privateKey: Self.key, password: "pw", kdf: Self.fastPBKDF2, cipher: .aes128CBC)
+        for length in [16, 31, 33] {
+            keystore.ciphertext = Array(repeating: 0, count: length)
+            #expect(
+                throws: KeystoreError.invalidField(
+                    "crypto.ciphertext",
+                    reason:
+                        "aes-128-cbc needs 32 bytes (no padding) or a longer multiple of 16 (PKCS#7), got \(length)")
+            ) { try keystore.decrypt(password: "pw") }
         }
     }
 

@@ -3,17 +3,21 @@ import ByteCoding
 import CryptoCore
 import EthereumTypes
 import Foundation
+import JSONCoding
 import SecretStorage
 
 struct KeystoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keystore",
-        abstract: "Web3 Secret Storage v3 keystores: create, decrypt, inspect, change the password.",
+        abstract:
+            "Web3 Secret Storage v3 and Klaytn v4 (KIP-3) keystores: create, decrypt, inspect, convert, change the "
+            + "password.",
         discussion: """
             Passwords come from --password-file FILE (first line), --password-env VAR, or a prompt on the \
-            terminal with echo off. Files are written with mode 0600.
+            terminal with echo off. Files are written with mode 0600. v3 files may use aes-128-ctr (the standard) \
+            or web3swift's aes-128-cbc, which other wallets misread: `convert` rewrites them as aes-128-ctr.
             """,
-        subcommands: [New.self, Decrypt.self, Inspect.self, ChangePassword.self])
+        subcommands: [New.self, Decrypt.self, Inspect.self, Convert.self, ChangePassword.self])
 
     /// The key derivation for new files: scrypt n=262144 r=8 p=1 unless told otherwise.
     struct KDFOptions: ParsableArguments {
@@ -51,6 +55,49 @@ struct KeystoreCommand: ParsableCommand {
         do { return try Keystore(contentsOf: path) } catch { throw CLIError("\(error)") }
     }
 
+    static func loadAny(_ path: String) throws -> KeystoreDocument {
+        do { return try KeystoreDocument(contentsOf: path) } catch { throw CLIError("\(error)") }
+    }
+
+    /// What other wallets do with a v3 file of this cipher, for `inspect` (nil: nothing to say).
+    static func cipherWarning(_ cipher: KeystoreCipher, file: String) -> [String]? {
+        guard !cipher.isInteroperable else { return nil }
+        return [
+            "warning: \(cipher) is web3swift's default cipher, not the Web3 Secret Storage standard: geth refuses "
+                + "this file (cipher not supported: \(cipher)) and eth-account/web3.py decrypt it as aes-128-ctr "
+                + "without an error, giving a wrong key",
+            "warning: convert it with: sandnet keystore convert \(file) --to aes-128-ctr [--out NEW_FILE]",
+        ]
+    }
+
+    /// Reads `--klaytn-keys FILE`: a JSON array of hex keys (one key or a multi-signature set) or an array of
+    /// arrays of hex keys (per role: transaction, account update, fee payer), as caver's `newKeyring` takes them.
+    static func klaytnKeys(_ path: String) throws -> KlaytnKeyring<[UInt8]> {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
+        let json: JSON
+        do { json = try JSON.parse([UInt8](data)) } catch { throw CLIError("\(path): \(error)") }
+        func key(_ value: JSON, at position: String) throws -> [UInt8] {
+            guard let text = value.stringValue else { throw CLIError("\(path): \(position) is not a hex string") }
+            do {
+                return try Hex.decode(text.hasPrefix("0x") ? String(text.dropFirst(2)) : text)
+            } catch {
+                throw CLIError("\(path): \(position): \(error)")
+            }
+        }
+        guard let items = json.arrayValue, let first = items.first else {
+            throw CLIError("\(path): expected a non-empty array of hex keys or of arrays of hex keys (one per role)")
+        }
+        if first.arrayValue != nil {
+            var roles: [[[UInt8]]] = []
+            for (index, role) in items.enumerated() {
+                guard let keys = role.arrayValue else { throw CLIError("\(path): [\(index)] is not an array") }
+                roles.append(try keys.enumerated().map { try key($0.element, at: "[\(index)][\($0.offset)]") })
+            }
+            return .roleBased(roles)
+        }
+        return .keys(try items.enumerated().map { try key($0.element, at: "[\($0.offset)]") })
+    }
+
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Encrypt a new random key (or --private-key-file) into a new keystore file (mode 0600).")
@@ -61,11 +108,34 @@ struct KeystoreCommand: ParsableCommand {
         @Option(help: "Read the private key (hex) from FILE instead of generating one.")
         var privateKeyFile: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Write a Klaytn v4 (KIP-3) keystore of the keys in FILE: a JSON array of hex keys, or an array of "
+                    + "arrays of hex keys per role (transaction, account update, fee payer).",
+                valueName: "file"))
+        var klaytnKeys: String?
+
+        @Option(help: "With --klaytn-keys: the account address (default: the address of the first key).")
+        var klaytnAddress: String?
+
         @OptionGroup var kdf: KDFOptions
         @OptionGroup var password: PasswordOptions
 
+        func validate() throws {
+            if klaytnKeys != nil && privateKeyFile != nil {
+                throw ValidationError("use either --private-key-file or --klaytn-keys, not both")
+            }
+            if klaytnAddress != nil && klaytnKeys == nil {
+                throw ValidationError("--klaytn-address needs --klaytn-keys")
+            }
+        }
+
         func run() throws {
             if FileManager.default.fileExists(atPath: file) { throw CLIError("\(file) already exists") }
+            if let klaytnKeys {
+                try writeKlaytn(keysFile: klaytnKeys)
+                return
+            }
             let privateKey: [UInt8]
             if let privateKeyFile {
                 guard let data = FileManager.default.contents(atPath: privateKeyFile) else {
@@ -93,6 +163,32 @@ struct KeystoreCommand: ParsableCommand {
                 throw CLIError("\(error)")
             }
         }
+
+        func writeKlaytn(keysFile: String) throws {
+            let keys = try KeystoreCommand.klaytnKeys(keysFile)
+            var address: Address?
+            if let klaytnAddress {
+                do { address = try Address(parsing: klaytnAddress) } catch {
+                    throw CLIError("--klaytn-address: \(error)")
+                }
+            }
+            do {
+                try keys.validate()
+            } catch {
+                throw CLIError("\(error)")
+            }
+            let secret = try password.password(prompt: "Password: ", confirm: true)
+            do {
+                let keystore = try KlaytnKeystore.encrypt(
+                    keys: keys, address: address, password: secret, kdf: kdf.requested ?? .klaytnDefault())
+                try keystore.write(to: file)
+                print("address: \(keystore.address.lowercased)")
+                print("keys: \(keystore.keyring.allKeys.count)")
+                print("file: \(file)")
+            } catch {
+                throw CLIError("\(error)")
+            }
+        }
     }
 
     struct Decrypt: ParsableCommand {
@@ -108,34 +204,127 @@ struct KeystoreCommand: ParsableCommand {
         @OptionGroup var password: PasswordOptions
 
         func run() throws {
-            let keystore = try KeystoreCommand.load(file)
+            let document = try KeystoreCommand.loadAny(file)
             let secret = try password.password(prompt: "Password: ")
-            let privateKey: [UInt8]
-            let publicKey: [UInt8]
-            do {
-                privateKey = try keystore.decrypt(password: secret)
-                publicKey = try Secp256k1.publicKey(of: privateKey)
-            } catch {
-                throw CLIError("\(error)")
+            switch document {
+            case .web3SecretStorage(let keystore):
+                let privateKey: [UInt8]
+                do { privateKey = try keystore.decrypt(password: secret) } catch { throw CLIError("\(error)") }
+                print("address: \(KeystoreCommand.address(of: privateKey))")
+                if showPrivateKey { print("private key: \(Hex.encodePrefixed(privateKey))") }
+            case .klaytn(let keystore):
+                let keys: KlaytnKeyring<[UInt8]>
+                do { keys = try keystore.decrypt(password: secret) } catch { throw CLIError("\(error)") }
+                print("address: \(keystore.address.lowercased)")
+                for (label, privateKey) in KeystoreCommand.labelled(keys) {
+                    var line = "\(label): key address \(KeystoreCommand.address(of: privateKey))"
+                    if showPrivateKey { line += ", private key \(Hex.encodePrefixed(privateKey))" }
+                    print(line)
+                }
             }
-            print("address: \(Address(publicKey: publicKey)!.checksummed)")
-            if showPrivateKey { print("private key: \(Hex.encodePrefixed(privateKey))") }
+        }
+    }
+
+    /// The checksummed address of a decrypted (hence valid) key.
+    static func address(of privateKey: [UInt8]) -> String {
+        guard let publicKey = try? Secp256k1.publicKey(of: privateKey), let address = Address(publicKey: publicKey)
+        else { return "(invalid key)" }
+        return address.checksummed
+    }
+
+    /// Each key with its place: `key 1`, or `role fee-payer key 2` (1-based, as a person counts).
+    static func labelled<Key: Sendable & Equatable>(_ keyring: KlaytnKeyring<Key>) -> [(String, Key)] {
+        switch keyring {
+        case .keys(let keys):
+            return keys.enumerated().map { ("key \($0.offset + 1)", $0.element) }
+        case .roleBased(let roles):
+            return roles.enumerated().flatMap { role in
+                role.element.enumerated().map {
+                    ("role \(KlaytnKeyring<Key>.roleNames[role.offset]) key \($0.offset + 1)", $0.element)
+                }
+            }
         }
     }
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a keystore's id, address, cipher and KDF parameters (no password needed).")
+            abstract:
+                "Print a keystore's id, address, cipher and KDF parameters, or a Klaytn v4 file's roles and key counts "
+                + "(no password needed).")
 
         @Argument(help: "The keystore file.")
         var file: String
 
         func run() throws {
+            switch try KeystoreCommand.loadAny(file) {
+            case .web3SecretStorage(let keystore):
+                print("format: Web3 Secret Storage v3")
+                print("id: \(keystore.id)")
+                print("address: \(keystore.address?.checksummed ?? "(not recorded)")")
+                print("cipher: \(keystore.cipher)")
+                print("kdf: \(keystore.kdf)")
+                for line in KeystoreCommand.cipherWarning(keystore.cipher, file: file) ?? [] {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                }
+            case .klaytn(let keystore):
+                print("format: Klaytn keystore v4 (KIP-3)")
+                print("id: \(keystore.id)")
+                print("address: \(keystore.address.lowercased)")
+                switch keystore.keyring {
+                case .keys(let keys):
+                    print("keyring: \(keys.count == 1 ? "single key" : "multiple keys"), \(keys.count) key(s)")
+                case .roleBased(let roles):
+                    print("keyring: role-based, \(roles.count) role(s), \(roles.joined().count) key(s)")
+                    for (index, role) in roles.enumerated() {
+                        print("role \(KlaytnKeyring<KeystoreCrypto>.roleNames[index]): \(role.count) key(s)")
+                    }
+                }
+                for (label, crypto) in KeystoreCommand.labelled(keystore.keyring) {
+                    print("\(label): \(crypto.cipher), \(crypto.kdf)")
+                }
+            }
+        }
+    }
+
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Re-encrypt a v3 keystore with another cipher (e.g. a web3swift aes-128-cbc file to aes-128-ctr), "
+                + "same password, fresh salt and IV.")
+
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            case aes128CTR = "aes-128-ctr"
+        }
+
+        @Argument(help: "The keystore file.")
+        var file: String
+
+        @Option(help: "The cipher to convert to.")
+        var to: Target
+
+        @Option(help: "Write the converted keystore to FILE (must not exist) instead of replacing FILE atomically.")
+        var out: String?
+
+        @OptionGroup var password: PasswordOptions
+        @OptionGroup(title: "New key derivation (default: the file's current one)") var kdf: KDFOptions
+
+        func run() throws {
             let keystore = try KeystoreCommand.load(file)
-            print("id: \(keystore.id)")
-            print("address: \(keystore.address?.checksummed ?? "(not recorded)")")
-            print("cipher: aes-128-ctr")
-            print("kdf: \(keystore.kdf)")
+            let target = KeystoreCipher.aes128CTR
+            guard keystore.cipher != target else {
+                throw CLIError("\(file) is already \(target); nothing to convert")
+            }
+            if let out, FileManager.default.fileExists(atPath: out) { throw CLIError("\(out) already exists") }
+            let secret = try password.password(prompt: "Password: ")
+            do {
+                let converted = try keystore.converting(to: target, password: secret, kdf: kdf.requested)
+                try converted.write(to: out ?? file, replacing: out == nil)
+                print("address: \(converted.address!.checksummed)")
+                print("cipher: \(keystore.cipher) -> \(converted.cipher)")
+                print("file: \(out ?? file)")
+            } catch {
+                throw CLIError("\(error)")
+            }
         }
     }
 
