@@ -14,7 +14,9 @@
 //     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
 //                       (the Ethereum and ICP wallet targets never depend on each other)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
-//   JSON-RPC and node   JSONRPC, SandnetNode, ICPReplica (no HTTP)
+//   JSON-RPC and nodes  JSONRPC; SandnetNode (the Ethereum node, its RPC methods and faucet);
+//                       ICPReplica (the IC HTTP interface, no JSON-RPC); ICPRPC (sandnet_icp* methods, ICP faucet)
+//   development network DevNetwork                       (node + replica from one configuration, one method table)
 //   server              SandnetServer                    (Hummingbird)
 //   scenarios           ScenarioRunner                   (YAML wallet scenarios; Yams, no HTTP server)
 //   conformance         Conformance                      (official vector suites)
@@ -32,7 +34,7 @@ let package = Package(
             targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
-        .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
+        .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode", "DevNetwork"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
@@ -109,7 +111,8 @@ let package = Package(
         .target(
             name: "SandnetServer",
             dependencies: [
-                "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
+                "DevNetwork", "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger",
+                "ICPReplica", "ICPRPC",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -129,8 +132,19 @@ let package = Package(
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONCoding", "JSONRPC",
-                "KeyValueStorage", "HDWallet",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "KeyValueStorage",
+                "HDWallet",
+            ]),
+        // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
+        .target(
+            name: "ICPRPC",
+            dependencies: ["ByteCoding", "ICPIdentity", "ICPLedger", "ICPReplica", "JSONCoding", "JSONRPC"]),
+
+        // MARK: The development network: the Ethereum node + the ICP replica from one configuration (no HTTP)
+        .target(
+            name: "DevNetwork",
+            dependencies: [
+                "SandnetNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerServiceTests",
@@ -140,8 +154,8 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity",
-                "ICPAgent", "ICPReplica", "ICPLedgerService",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "ICPIdentity", "ICPAgent", "ICPLedgerService",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -157,8 +171,8 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPReplica",
-                "ICPAgent", "ScenarioRunner",
+                "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger",
+                "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -172,8 +186,8 @@ let package = Package(
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
-                "SandnetServer", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
-                "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "SandnetServer", "SandnetNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
+                "ByteCoding", "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
             name: "SandnetNodeTests",
@@ -201,6 +215,14 @@ let package = Package(
             name: "ICPReplicaTests",
             dependencies: [
                 "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
+            ]),
+        .testTarget(
+            name: "ICPRPCTests",
+            dependencies: ["ICPRPC", "ICPReplica", "ICPLedgerService", "ICPLedger", "ICPIdentity", "JSONCoding", "JSONRPC"]),
+        .testTarget(
+            name: "DevNetworkTests",
+            dependencies: [
+                "DevNetwork", "SandnetNode", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC", "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerTests",

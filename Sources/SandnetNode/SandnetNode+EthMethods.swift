@@ -292,7 +292,7 @@ extension SandnetNode {
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
             let amount = try p.optional(1, Arg.uint256)
-            return Format.data(try claimFaucet(address: address, amount: amount))
+            return Format.data(try faucet.claim(address: address, amount: amount))
         }
     }
 
