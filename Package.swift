@@ -7,13 +7,14 @@
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
 //   crypto              CryptoCore                       (the only Swift code calling C crypto)
-//   storage             KeyValueStorage                  (the only Swift code calling LevelDB)
+//   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
 //   wallet              HDWallet                         (BIP-39/32/44; chain-neutral: no addresses)
 //     Ethereum          SecretStorage (Web3 Secret Storage v3), EthereumTransactions (addresses of HD keys,
 //                       transactions, EIP-191/712, ERC-20 ABI)
 //     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
 //                       (the Ethereum and ICP wallet targets never depend on each other)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
+//                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
 //   JSON-RPC and nodes  JSONRPC; SandnetNode (the Ethereum node, its RPC methods and faucet);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC); ICPRPC (sandnet_icp* methods, ICP faucet)
 //   development network DevNetwork                       (node + replica from one configuration, one method table)
@@ -33,7 +34,8 @@ let package = Package(
             name: "SandnetCodecs",
             targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
-        .library(name: "SandnetLedger", targets: ["EthereumLedger", "KeyValueStorage"]),
+        .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
+        .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode", "DevNetwork"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
@@ -72,8 +74,9 @@ let package = Package(
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
 
-        // MARK: Storage (the only code that calls LevelDB)
-        .target(name: "KeyValueStorage", dependencies: ["CLevelDB"]),
+        // MARK: Storage: the key-value protocol and in-memory store; the LevelDB store (the only code that calls LevelDB)
+        .target(name: "KeyValueStorage"),
+        .target(name: "LevelDBStorage", dependencies: ["KeyValueStorage", "CLevelDB"]),
 
         // MARK: Wallet (Foundation allowed: NFKD, JSON, resources; no Linux-only APIs)
         .target(
@@ -94,7 +97,13 @@ let package = Package(
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "KeyValueStorage"]),
+            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie"]),
+        // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
+        .target(
+            name: "EthereumLedgerStorage",
+            dependencies: [
+                "EthereumLedger", "EthereumTypes", "EthereumTransactions", "ByteCoding", "RLPCoding", "KeyValueStorage",
+            ]),
 
         // MARK: JSON-RPC wire layer (no HTTP)
         .target(name: "JSONRPC", dependencies: ["JSONCoding"]),
@@ -104,7 +113,7 @@ let package = Package(
             name: "SandnetNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "KeyValueStorage", "JSONCoding", "JSONRPC",
+                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "JSONRPC",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -170,9 +179,9 @@ let package = Package(
             name: "SandnetCLI",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "Conformance", "EthereumLedger", "KeyValueStorage", "SandnetNode",
-                "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity", "ICPLedger",
-                "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
+                "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
+                "LevelDBStorage", "SandnetNode", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -180,7 +189,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Conformance"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
-        .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage"]),
+        .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         .testTarget(
@@ -194,7 +203,10 @@ let package = Package(
             dependencies: ["SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding", "KeyValueStorage"]),
         .testTarget(
             name: "EthereumLedgerTests",
-            dependencies: ["EthereumLedger", "EthereumTypes", "KeyValueStorage", "MerkleTrie", "ByteCoding", "TestSupport"]),
+            dependencies: [
+                "EthereumLedger", "EthereumLedgerStorage", "EthereumTypes", "EthereumTransactions", "KeyValueStorage",
+                "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport",
+            ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding"]),
@@ -226,7 +238,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ICPLedgerTests",
-            dependencies: ["ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "ByteCoding"]),
+            dependencies: [
+                "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "LevelDBStorage", "ByteCoding",
+            ]),
     ]
 )
 

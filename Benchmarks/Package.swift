@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "SandnetCodecs", package: "Sandnet"),
                 .product(name: "SandnetWallet", package: "Sandnet"),
                 .product(name: "SandnetLedger", package: "Sandnet"),
+                .product(name: "SandnetLevelDB", package: "Sandnet"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/LedgerBenchmarks",

@@ -10,7 +10,6 @@ extension Ledger {
         state.supply = state.supply - account.balance + balance
         account.balance = balance
         setAccount(address, account)
-        try persistence?.commitState(ledger: &self)
     }
 
     /// Sets an account's nonce (`anvil_setNonce`); pool transactions below it are dropped.
@@ -18,8 +17,7 @@ extension Ledger {
         var account = account(address)
         account.nonce = nonce
         setAccount(address, account)
-        state.pool.prune(address, accountNonce: nonce)
-        try persistence?.commitState(ledger: &self)
+        poolPrune(address, accountNonce: nonce)
     }
 
     /// Gives an address code (genesis-style contract marker; never executed).
@@ -27,14 +25,12 @@ extension Ledger {
         var account = account(address)
         account.code = code
         setAccount(address, account)
-        try persistence?.commitState(ledger: &self)
     }
 
     /// Fixes the next block's timestamp (`evm_setNextBlockTimestamp`); it must exceed the head's.
     public mutating func setNextTimestamp(_ timestamp: UInt64) throws(LedgerError) {
         guard timestamp > head.header.timestamp else {
-            throw .invalidRequest(
-                "timestamp \(timestamp) must be greater than the latest block's timestamp \(head.header.timestamp)")
+            throw .timestampNotAfterHead(timestamp: timestamp, head: head.header.timestamp)
         }
         state.nextTimestamp = timestamp
     }
@@ -53,30 +49,31 @@ extension Ledger {
     /// Fixes the next block's base fee (`anvil_setNextBlockBaseFeePerGas`).
     public mutating func setNextBaseFee(_ fee: UInt256) { state.nextBaseFee = fee }
 
-    /// Takes a snapshot (`evm_snapshot`): O(1); returns its id.
+    /// Takes a snapshot (`evm_snapshot`): O(1); returns its id. From then on the ledger journals its table
+    /// changes, so the snapshot holds memory in proportion to what changes after it.
     public mutating func snapshot() -> UInt64 {
         let id = nextSnapshotID
         nextSnapshotID += 1
-        snapshots.append((id, state))
+        snapshots.append(Snapshot(id: id, position: journal.count, checkpoint: checkpoint))
         return id
     }
 
-    /// Restores snapshot `id` (`evm_revert`); it and every later snapshot are consumed. False if unknown.
+    /// Restores snapshot `id` (`evm_revert`); it and every later snapshot are consumed, and the journal they
+    /// held is released. O(changes since the snapshot). False if unknown.
     public mutating func revert(to id: UInt64) throws(LedgerError) -> Bool {
         guard let index = snapshots.firstIndex(where: { $0.id == id }) else { return false }
-        state = snapshots[index].state
+        let snapshot = snapshots[index]
+        unwind(to: snapshot.position)
+        if changeOpen && collapsible == nil { collapsible = snapshot.position..<journal.count }
+        restore(snapshot.checkpoint)
         snapshots.removeSubrange(index...)
-        try persistence?.rewriteAll(ledger: &self)
         return true
     }
 
     /// Removes a transaction from the pool (`anvil_dropTransaction`); false if it is not pending.
     @discardableResult
     public mutating func dropTransaction(_ hash: [UInt8]) -> Bool {
-        let dropped = state.pool.remove(hash) != nil
-        // Best effort: a failed write leaves the drop to the next block's batch.
-        if dropped { try? persistence?.commitPool(ledger: &self) }
-        return dropped
+        poolRemove(hash) != nil
     }
 
     /// Removes the last `depth` blocks, returning their transactions to the pool (or dropping them), then
@@ -84,14 +81,15 @@ extension Ledger {
     /// blocks have new hashes; requeued transactions are included again as the mining rules allow.
     public mutating func reorg(depth: Int, requeueTransactions: Bool, now: UInt64) throws(LedgerError) -> [Block] {
         guard depth > 0, depth <= Int(blockNumber) else {
-            throw .invalidRequest("reorg depth must be between 1 and the chain height (\(blockNumber))")
+            throw .invalidReorgDepth(height: blockNumber)
         }
         let target = blockNumber - UInt64(depth)
-        let removed = Array(state.blocks[(Int(target) + 1)...])
+        try hold(target...blockNumber)
+        let removed = (target + 1...blockNumber).compactMap { state.blocks[$0] }
         let timestamps = removed.map(\.header.timestamp)
         rewindState(to: target)
         if requeueTransactions {
-            for block in removed { for tx in block.transactions { state.pool.insert(tx) } }
+            for block in removed { for tx in block.transactions { poolInsert(tx) } }
         }
         state.reorgCount += 1
         var mined: [Block] = []
@@ -99,28 +97,21 @@ extension Ledger {
             state.nextTimestamp = max(timestamp, head.header.timestamp + 1)
             mined.append(try seal(now: now))
         }
-        try persistence?.rewriteAll(ledger: &self)
         return mined
     }
 
     /// Rolls accounts, blocks and indexes back to the end of block `target`.
     mutating func rewindState(to target: UInt64) {
-        for block in state.blocks[(Int(target) + 1)...] {
-            state.blockNumbers[block.hash] = nil
-            for tx in block.transactions { state.transactionIndex[tx.hash] = nil }
-        }
-        state.blocks.removeSubrange((Int(target) + 1)...)
-        state.totals.removeSubrange((Int(target) + 1)...)
-        (state.burned, state.supply) = state.totals[Int(target)]
+        while state.height > target { removeLastBlock() }
+        let totals = state.totals[Int(target)]
+        (state.burned, state.supply) = (totals.burned, totals.supply)
         // Unsealed dev changes are discarded too: restore every address changed after `target`.
         var changed = state.dirty
         for (address, entries) in state.history where (entries.last?.block ?? 0) > target { changed.insert(address) }
-        for address in changed {
-            var entries = state.history[address] ?? []
-            while let last = entries.last, last.block > target { entries.removeLast() }
-            state.history[address] = entries.isEmpty ? nil : entries
-            let restored = entries.last?.account ?? nil
-            state.accounts[address] = restored
+        for address in changed.sorted() {
+            while let last = state.history[address]?.last, last.block > target { removeLastHistory(address) }
+            let restored = state.history[address]?.last?.account ?? nil
+            writeAccount(address, restored)
             let key = Keccak256.hash(address.bytes)
             if let restored, !restored.isEmpty || !restored.code.isEmpty {
                 state.stateTrie.set(key, restored.stateEncoding)
@@ -129,7 +120,7 @@ extension Ledger {
             }
         }
         state.dirty.removeAll()
-        for tx in state.pool.all { state.pool.prune(tx.sender, accountNonce: account(tx.sender).nonce) }
+        for tx in state.pool.all { poolPrune(tx.sender, accountNonce: account(tx.sender).nonce) }
     }
 
     /// Sum of every balance (for the conservation invariant: Σ balances + burned = supply).

@@ -17,17 +17,32 @@ public enum MiningMode: Sendable, Equatable {
 public struct TransactionLocation: Sendable, Equatable {
     public var blockNumber: UInt64
     public var index: Int
+
+    public init(blockNumber: UInt64, index: Int) {
+        self.blockNumber = blockNumber
+        self.index = index
+    }
 }
 
-/// Everything a snapshot captures. Collections are copy-on-write, so a snapshot costs O(1) to take and
-/// to restore; the first change after a snapshot copies the tables it touches.
+/// Where a ledger finds the sealed blocks it no longer holds in memory: its owner's store, read through a
+/// bounded cache. A block that cannot be read answers nil.
+public protocol BlockArchive: Sendable {
+    func block(number: UInt64) -> Block?
+}
+
+/// The chain's state. The tables (accounts, history, blocks, pool) change only through the journaled
+/// primitives of `Ledger+Journal.swift`; the rest is captured whole by a ``Checkpoint``.
 struct ChainState: Sendable {
     var accounts: [Address: Account] = [:]
     /// Per-address state after each block that changed it, for queries at past blocks and reorgs.
-    var history: [Address: [(block: UInt64, account: Account?)]] = [:]
+    var history: [Address: [HistoryEntry]] = [:]
     var dirty: Set<Address> = []
     var stateTrie = PatriciaTrie()
-    var blocks: [Block] = []
+    /// Blocks held in memory: all of them without an archive; with one, the head, the recent ones and every
+    /// block a live snapshot may need (the rest are read from the archive).
+    var blocks: [UInt64: Block] = [:]
+    var height: UInt64 = 0
+    var genesisHash: [UInt8] = []
     var blockNumbers: [[UInt8]: UInt64] = [:]
     var transactionIndex: [[UInt8]: TransactionLocation] = [:]
     var pool = TransactionPool()
@@ -40,25 +55,35 @@ struct ChainState: Sendable {
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it.
     var supply = UInt256.zero
     /// (burned, supply) after each block, for reorgs.
-    var totals: [(burned: UInt256, supply: UInt256)] = []
+    var totals: [Totals] = []
     /// Distinguishes replacement blocks after a reorg.
     var reorgCount: UInt64 = 0
 }
 
 /// The EVM-less Ethereum ledger: accounts, the transaction pool, EIP-1559 fees, exact gas accounting and
 /// burning, block production with real tries. Deterministic and synchronous: the clock is an argument,
-/// and nothing here knows about networking.
+/// and nothing here knows about networking or storage.
+///
+/// It does no I/O: an owner that keeps the chain in a store (`PersistentLedger`) opens a change
+/// (``beginChanges()``), lets the ledger work, reads what changed (``changes(since:)``), writes it as one batch
+/// and then commits the change, or rolls the ledger back to the mark when the write fails.
 public struct Ledger: Sendable {
     public let config: ChainConfig
     var state: ChainState
-    var snapshots: [(id: UInt64, state: ChainState)] = []
+    var snapshots: [Snapshot] = []
     var nextSnapshotID: UInt64 = 1
+    /// Table changes kept while a snapshot is live or a change is open (see `Ledger+Journal.swift`).
+    var journal: [JournalEntry] = []
+    var changeOpen = false
+    /// Journal entries a revert inside the open change cancelled (dropped when the change commits).
+    var collapsible: Range<Int>?
     public var miningMode: MiningMode = .automatic
+    /// Where blocks released from memory are read back (set by an owner that writes them).
+    public var archive: (any BlockArchive)?
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it, to the wei.
     public var totalSupply: UInt256 { state.supply }
-    var persistence: LedgerPersistence?
 
-    /// A fresh chain from `genesis`. See ``Ledger/open(config:genesis:store:)`` for persistent chains.
+    /// A fresh chain from `genesis`. `PersistentLedger.open` (EthereumLedgerStorage) keeps one in a store.
     public init(config: ChainConfig = ChainConfig(), genesis: [GenesisAccount]) {
         self.config = config
         var state = ChainState()
@@ -73,7 +98,7 @@ public struct Ledger: Sendable {
         }
         for (address, account) in state.accounts {
             state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
-            state.history[address] = [(0, account)]
+            state.history[address] = [HistoryEntry(block: 0, account: account)]
         }
         var header = BlockHeader(
             parentHash: [UInt8](repeating: 0, count: 32), coinbase: config.coinbase,
@@ -83,16 +108,20 @@ public struct Ledger: Sendable {
             mixHash: [UInt8](repeating: 0, count: 32), baseFeePerGas: config.genesisBaseFee)
         header.parentBeaconBlockRoot = [UInt8](repeating: 0, count: 32)
         let hash = header.hash
-        state.blocks = [Block(header: header, hash: hash, transactions: [], receipts: [])]
+        state.blocks = [0: Block(header: header, hash: hash, transactions: [], receipts: [])]
+        state.genesisHash = hash
         state.blockNumbers[hash] = 0
         state.supply = supply
-        state.totals = [(.zero, supply)]
+        state.totals = [Totals(burned: .zero, supply: supply)]
         self.state = state
     }
 
     // MARK: - Queries
 
-    public var head: Block { state.blocks[state.blocks.count - 1] }
+    public var head: Block {
+        guard let head = state.blocks[state.height] else { preconditionFailure("the head block is always held") }
+        return head
+    }
     public var blockNumber: UInt64 { head.number }
     public var burned: UInt256 { state.burned }
     public var pool: TransactionPool { state.pool }
@@ -128,7 +157,37 @@ public struct Ledger: Sendable {
     }
 
     public func block(number: UInt64) -> Block? {
-        number < state.blocks.count ? state.blocks[Int(number)] : nil
+        guard number <= state.height else { return nil }
+        return state.blocks[number] ?? archive?.block(number: number)
+    }
+
+    /// Blocks held in memory (the rest are in the archive).
+    public var blocksInMemory: Int { state.blocks.count }
+
+    /// Releases blocks the archive holds, keeping the last `keep` and every block the journal may make the head
+    /// again (from the oldest live snapshot's head on, and the parent of every block it records). Without an
+    /// archive nothing is released.
+    public mutating func releaseBlocks(keepingRecent keep: UInt64) {
+        guard archive != nil, !changeOpen, state.blocks.count > 2 * Int(keep) + 1 else { return }
+        var floor = state.height > keep ? state.height - keep : 0
+        for snapshot in snapshots { floor = min(floor, snapshot.checkpoint.height) }
+        for entry in journal {
+            switch entry {
+            case .blockAppended(let block, _), .blockRemoved(let block, _): floor = min(floor, block.number - 1)
+            default: continue
+            }
+        }
+        for number in state.blocks.keys where number < floor { state.blocks[number] = nil }
+    }
+
+    /// Brings blocks `range` back into memory (a reorg below what is held); throws when one cannot be read.
+    mutating func hold(_ range: ClosedRange<UInt64>) throws(LedgerError) {
+        for number in range where state.blocks[number] == nil {
+            guard let block = archive?.block(number: number) else {
+                throw .storageFailure("cannot read block \(number)")
+            }
+            state.blocks[number] = block
+        }
     }
 
     public func block(hash: [UInt8]) -> Block? {
@@ -169,13 +228,12 @@ public struct Ledger: Sendable {
     /// ``mineExecutable(now:)`` (so transactions arriving together can share a block, as in Anvil).
     public mutating func submit(_ tx: LedgerTransaction, now: UInt64, mineNow: Bool) throws(LedgerError) -> Submission {
         try validate(tx)
-        let replaced = state.pool.insert(tx)
+        let replaced = poolInsert(tx)
         try enforceLimits(keeping: tx)
         var mined: [Block] = []
         if miningMode == .automatic && mineNow {
             mined = try mineExecutable(now: now)
         }
-        if mined.isEmpty { try persistence?.commitPool(ledger: &self) }
         return Submission(hash: tx.hash, replaced: replaced, minedBlocks: mined)
     }
 
@@ -218,13 +276,13 @@ public struct Ledger: Sendable {
     /// newcomer is refused.
     mutating func enforceLimits(keeping tx: LedgerTransaction) throws(LedgerError) {
         if (state.pool.bySender[tx.sender]?.count ?? 0) > config.poolLimitPerSender {
-            state.pool.remove(tx.hash)
-            throw .invalidRequest("account limit exceeded")
+            poolRemove(tx.hash)
+            throw .accountLimitExceeded
         }
         while state.pool.count > config.poolLimitTotal {
             let fee = nextBaseFee
             guard let victim = state.pool.cheapest(baseFee: fee, accountNonce: { account($0).nonce }) else { break }
-            state.pool.remove(victim.hash)
+            poolRemove(victim.hash)
             if victim.hash == tx.hash { throw .poolFull }
         }
     }
@@ -290,7 +348,7 @@ public struct Ledger: Sendable {
             let sender = account(tx.sender)
             guard sender.nonce == tx.nonce, let cost = tx.maximumCost, sender.balance >= cost else {
                 // Funds spent since admission: geth drops such a transaction from the pending set.
-                state.pool.remove(tx.hash)
+                poolRemove(tx.hash)
                 skippedSenders.insert(tx.sender)
                 continue
             }
@@ -298,9 +356,9 @@ public struct Ledger: Sendable {
             gasUsed += receipt.gasUsed
             included.append(tx)
             receipts.append(receipt)
-            state.pool.remove(tx.hash)
+            poolRemove(tx.hash)
         }
-        for tx in included { state.pool.prune(tx.sender, accountNonce: account(tx.sender).nonce) }
+        for tx in included { poolPrune(tx.sender, accountNonce: account(tx.sender).nonce) }
         let stateRoot = commitDirtyAccounts(block: number)
         var bloom = LogsBloom.empty
         for r in receipts { for i in 0..<256 { bloom[i] |= r.logsBloom[i] } }
@@ -315,13 +373,7 @@ public struct Ledger: Sendable {
         let hash = header.hash
         for i in receipts.indices { receipts[i].blockNumber = number }
         let block = Block(header: header, hash: hash, transactions: included, receipts: receipts)
-        state.blocks.append(block)
-        state.totals.append((state.burned, state.supply))
-        state.blockNumbers[hash] = number
-        for (i, tx) in included.enumerated() {
-            state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: number, index: i)
-        }
-        try persistence?.commit(block: block, ledger: &self)
+        appendBlock(block)
         return block
     }
 
@@ -330,7 +382,7 @@ public struct Ledger: Sendable {
         _ tx: LedgerTransaction, baseFee: UInt256, index: Int, cumulative: UInt64, blockNumber: UInt64
     ) -> Receipt {
         let tip = tx.effectiveTip(baseFee: baseFee) ?? .zero
-        let price = tx.usesGasPrice ? tx.maxFeePerGas : baseFee + tip
+        let price = tx.effectiveGasPrice(baseFee: baseFee)
         let coinbaseTip = tx.usesGasPrice ? tx.maxFeePerGas - baseFee : tip
         let gasUsed = tx.gasUsed
         var sender = account(tx.sender)
@@ -357,7 +409,7 @@ public struct Ledger: Sendable {
         // EIP-161: touched accounts left empty are removed.
         for touched in [tx.to, config.coinbase].compactMap({ $0 }) where account(touched).isEmpty {
             if state.accounts[touched] != nil {
-                state.accounts[touched] = nil
+                writeAccount(touched, nil)
                 state.dirty.insert(touched)
             }
         }
@@ -390,13 +442,13 @@ public struct Ledger: Sendable {
     }
 
     mutating func setAccount(_ address: Address, _ account: Account) {
-        state.accounts[address] = account
+        writeAccount(address, account)
         state.dirty.insert(address)
     }
 
     /// Writes changed accounts into the state trie and their history; returns the new state root.
     mutating func commitDirtyAccounts(block: UInt64) -> [UInt8] {
-        for address in state.dirty {
+        for address in state.dirty.sorted() {
             let key = Keccak256.hash(address.bytes)
             let account = state.accounts[address]
             if let account, !account.isEmpty || !account.code.isEmpty {
@@ -404,9 +456,8 @@ public struct Ledger: Sendable {
             } else {
                 state.stateTrie.remove(key)
             }
-            state.history[address, default: []].append((block, account))
+            appendHistory(address, HistoryEntry(block: block, account: account))
         }
-        persistence?.noteDirty(state.dirty)
         state.dirty.removeAll(keepingCapacity: true)
         return state.stateTrie.rootHash
     }

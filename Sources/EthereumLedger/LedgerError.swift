@@ -21,7 +21,21 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     case nonceMax
     case unknownTransaction
     case unknownSnapshot(UInt64)
-    case invalidRequest(String)
+    /// More pool transactions from one sender than ``ChainConfig/poolLimitPerSender`` (geth's
+    /// `ErrAccountLimitExceeded`, answered with -32000).
+    case accountLimitExceeded
+    /// `anvil_reorg` deeper than the chain or not positive.
+    case invalidReorgDepth(height: UInt64)
+    /// `evm_setNextBlockTimestamp` at or before the head's timestamp.
+    case timestampNotAfterHead(timestamp: UInt64, head: UInt64)
+    /// The data directory could not be read or written (the backend's message); memory is left as it was.
+    case storageFailure(String)
+    /// The data directory holds records that do not decode or do not fit together.
+    case corruptDataDirectory(String)
+    /// The data directory holds another chain.
+    case dataDirectoryChainMismatch(stored: UInt64, configured: UInt64)
+    /// The data directory was written by another format version.
+    case unsupportedDataVersion(found: UInt64, expected: UInt64)
 
     public var message: String {
         switch self {
@@ -47,7 +61,16 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nonceMax: return "nonce has max value"
         case .unknownTransaction: return "transaction not found"
         case .unknownSnapshot(let id): return "snapshot \(id) not found"
-        case .invalidRequest(let why): return why
+        case .accountLimitExceeded: return "account limit exceeded"
+        case .invalidReorgDepth(let height): return "reorg depth must be between 1 and the chain height (\(height))"
+        case .timestampNotAfterHead(let timestamp, let head):
+            return "timestamp \(timestamp) must be greater than the latest block's timestamp \(head)"
+        case .storageFailure(let why): return "data directory: \(why)"
+        case .corruptDataDirectory(let why): return why
+        case .dataDirectoryChainMismatch(let stored, let configured):
+            return "data directory holds chain id \(stored), not \(configured); use another --data-dir"
+        case .unsupportedDataVersion(let found, let expected):
+            return "data directory has format version \(found), expected \(expected)"
         }
     }
 

@@ -80,6 +80,12 @@ public struct LedgerTransaction: Sendable, Equatable {
         return UInt256.min(maxPriorityFeePerGas, maxFeePerGas - baseFee)
     }
 
+    /// The price per gas paid in a block with `baseFee` (the fee cap for legacy and EIP-2930 transactions,
+    /// base fee + effective tip for EIP-1559), as receipts report it.
+    public func effectiveGasPrice(baseFee: UInt256) -> UInt256 {
+        usesGasPrice ? maxFeePerGas : baseFee + (effectiveTip(baseFee: baseFee) ?? .zero)
+    }
+
     /// gasLimit × maxFee + value, or nil on overflow (geth's `tx.Cost()`).
     public var maximumCost: UInt256? {
         let (gasCost, o1) = UInt256(gasLimit).multipliedReportingOverflow(by: maxFeePerGas)

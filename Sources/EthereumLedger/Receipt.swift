@@ -32,6 +32,26 @@ public struct Receipt: Sendable, Equatable {
     public var to: Address?
     public var contractAddress: Address?
 
+    public init(
+        type: UInt8, status: Bool, cumulativeGasUsed: UInt64, gasUsed: UInt64, effectiveGasPrice: UInt256,
+        logs: [Log], logsBloom: [UInt8], transactionHash: [UInt8], transactionIndex: Int, blockNumber: UInt64,
+        from: Address, to: Address?, contractAddress: Address?
+    ) {
+        self.type = type
+        self.status = status
+        self.cumulativeGasUsed = cumulativeGasUsed
+        self.gasUsed = gasUsed
+        self.effectiveGasPrice = effectiveGasPrice
+        self.logs = logs
+        self.logsBloom = logsBloom
+        self.transactionHash = transactionHash
+        self.transactionIndex = transactionIndex
+        self.blockNumber = blockNumber
+        self.from = from
+        self.to = to
+        self.contractAddress = contractAddress
+    }
+
     /// type ‖ rlp[status, cumulativeGasUsed, logsBloom, logs] (legacy: no type byte): the receipts-trie value.
     public var encoding: [UInt8] {
         var e = RLPEncoder(capacity: 300)
@@ -91,6 +111,13 @@ public struct Block: Sendable, Equatable {
     public var hash: [UInt8]
     public var transactions: [LedgerTransaction]
     public var receipts: [Receipt]
+
+    public init(header: BlockHeader, hash: [UInt8], transactions: [LedgerTransaction], receipts: [Receipt]) {
+        self.header = header
+        self.hash = hash
+        self.transactions = transactions
+        self.receipts = receipts
+    }
 
     public var number: UInt64 { header.number }
 

@@ -8,26 +8,20 @@ public struct TransactionPool: Sendable {
         var arrival: UInt64
     }
 
-    /// Changes not yet written to the data directory (hash → transaction to put, or nil to delete).
-    enum Change: Sendable {
-        case put(LedgerTransaction)
-        case delete
+    /// One slot (sender, nonce) changed: the ledger journals these, so snapshots, reverts and its owner's
+    /// writes see every pool change.
+    struct SlotChange: Sendable {
+        var sender: Address
+        var nonce: UInt64
+        var old: Entry?
+        var new: Entry?
     }
 
     var bySender: [Address: [UInt64: Entry]] = [:]
-    var journal: [[UInt8]: Change] = [:]
-
-    mutating func noteRemoved(_ hash: [UInt8]) {
-        if case .put? = journal[hash] { journal[hash] = nil } else { journal[hash] = .delete }
-    }
-
-    /// Takes the changes since the last call.
-    mutating func drainJournal() -> [[UInt8]: Change] {
-        defer { journal.removeAll(keepingCapacity: true) }
-        return journal
-    }
     var locations: [[UInt8]: (sender: Address, nonce: UInt64)] = [:]
     var arrivals: UInt64 = 0
+    /// Slot changes since the ledger last took them.
+    var log: [SlotChange] = []
 
     public init() {}
 
@@ -60,57 +54,71 @@ public struct TransactionPool: Sendable {
         return total
     }
 
+    /// The one place slots change.
+    mutating func setSlot(_ sender: Address, _ nonce: UInt64, _ entry: Entry?) {
+        let old = bySender[sender]?[nonce]
+        if old == nil && entry == nil { return }
+        if let old { locations[old.transaction.hash] = nil }
+        if let entry {
+            bySender[sender, default: [:]][nonce] = entry
+            locations[entry.transaction.hash] = (sender, nonce)
+        } else if old != nil {
+            bySender[sender]?[nonce] = nil
+            if bySender[sender]?.isEmpty == true { bySender[sender] = nil }
+        }
+        log.append(SlotChange(sender: sender, nonce: nonce, old: old, new: entry))
+    }
+
     /// Inserts (or replaces) a validated transaction; returns the replaced transaction's hash.
     @discardableResult
     mutating func insert(_ tx: LedgerTransaction) -> [UInt8]? {
         arrivals += 1
         let replaced = bySender[tx.sender]?[tx.nonce]?.transaction.hash
-        if let replaced {
-            locations[replaced] = nil
-            noteRemoved(replaced)
-        }
-        journal[tx.hash] = .put(tx)
-        bySender[tx.sender, default: [:]][tx.nonce] = Entry(transaction: tx, arrival: arrivals)
-        locations[tx.hash] = (tx.sender, tx.nonce)
+        setSlot(tx.sender, tx.nonce, Entry(transaction: tx, arrival: arrivals))
         return replaced
     }
 
     @discardableResult
     mutating func remove(_ hash: [UInt8]) -> LedgerTransaction? {
-        guard let loc = locations.removeValue(forKey: hash) else { return nil }
-        noteRemoved(hash)
-        let entry = bySender[loc.sender]?.removeValue(forKey: loc.nonce)
-        if bySender[loc.sender]?.isEmpty == true { bySender[loc.sender] = nil }
-        return entry?.transaction
+        guard let loc = locations[hash], let entry = bySender[loc.sender]?[loc.nonce] else { return nil }
+        setSlot(loc.sender, loc.nonce, nil)
+        return entry.transaction
     }
 
     /// Drops the sender's transactions with nonces below `accountNonce` (included or made stale).
     mutating func prune(_ sender: Address, accountNonce: UInt64) {
         guard let txs = bySender[sender] else { return }
-        for (nonce, entry) in txs where nonce < accountNonce {
-            locations[entry.transaction.hash] = nil
-            noteRemoved(entry.transaction.hash)
-            bySender[sender]?[nonce] = nil
-        }
-        if bySender[sender]?.isEmpty == true { bySender[sender] = nil }
+        for nonce in txs.keys.sorted() where nonce < accountNonce { setSlot(sender, nonce, nil) }
     }
 
-    /// The cheapest transaction by tip at `baseFee`, queued ones first: the eviction candidate.
+    /// The eviction candidate: queued transactions before pending ones, then the lowest tip at `baseFee`; ties go
+    /// to the higher nonce (as geth's price heap breaks them), then to the later arrival. A total order, so the
+    /// victim never depends on dictionary order (which changes from process to process).
     func cheapest(baseFee: UInt256, accountNonce: (Address) -> UInt64) -> LedgerTransaction? {
-        var best: (tx: LedgerTransaction, queued: Bool, tip: UInt256)?
+        var best: (entry: Entry, queued: Bool, tip: UInt256)?
         for (sender, txs) in bySender {
             let next = pendingNonce(sender, accountNonce: accountNonce(sender))
             for (nonce, entry) in txs {
                 let queued = nonce >= next
                 let tip = entry.transaction.effectiveTip(baseFee: baseFee) ?? .zero
-                if let b = best {
-                    if (queued && !b.queued) || (queued == b.queued && tip < b.tip) { best = (entry.transaction, queued, tip) }
-                } else {
-                    best = (entry.transaction, queued, tip)
+                guard let b = best else {
+                    best = (entry, queued, tip)
+                    continue
                 }
+                let cheaper: Bool
+                if queued != b.queued {
+                    cheaper = queued
+                } else if tip != b.tip {
+                    cheaper = tip < b.tip
+                } else if nonce != b.entry.transaction.nonce {
+                    cheaper = nonce > b.entry.transaction.nonce
+                } else {
+                    cheaper = entry.arrival > b.entry.arrival
+                }
+                if cheaper { best = (entry, queued, tip) }
             }
         }
-        return best?.tx
+        return best?.entry.transaction
     }
 
     /// Executable transactions (consecutive from each sender's account nonce, fee cap ≥ `baseFee`) in block

@@ -256,10 +256,13 @@ enum Format {
 }
 
 extension LedgerError: RPCErrorConvertible {
-    /// geth answers every transaction and pool error with -32000 and its message.
+    /// geth answers every transaction and pool error with -32000 and its message; a failing data directory is
+    /// the node's own fault (-32603).
     public var rpcError: RPCError {
         switch self {
-        case .unknownSnapshot, .invalidRequest: return .invalidParams(message)
+        case .unknownSnapshot, .invalidReorgDepth, .timestampNotAfterHead: return .invalidParams(message)
+        case .storageFailure, .corruptDataDirectory, .dataDirectoryChainMismatch, .unsupportedDataVersion:
+            return .internalError(message)
         default: return .server(message)
         }
     }

@@ -85,7 +85,7 @@ extension SandnetNode {
         }
         d.register(["anvil_dropTransaction", "hardhat_dropTransaction"]) { [unowned self] p in
             let hash = try p.required(0, Arg.hash)
-            return withLedger { $0.dropTransaction(hash) } ? Format.data(hash) : .null
+            return try withLedger { (chain) throws in chain.dropTransaction(hash) } ? Format.data(hash) : .null
         }
         d.register("anvil_reorg") { [unowned self] p in
             let depth = try p.required(0, Arg.number)

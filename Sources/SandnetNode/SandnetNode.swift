@@ -1,5 +1,6 @@
 import CryptoCore
 import EthereumLedger
+import EthereumLedgerStorage
 import EthereumTransactions
 import EthereumTypes
 import Foundation
@@ -13,7 +14,8 @@ import Synchronization
 /// filters and events, and the JSON-RPC method table. The HTTP/WebSocket server serves ``dispatcher``.
 public final class SandnetNode: Sendable {
     public let configuration: NodeConfiguration
-    let ledger: Mutex<Ledger>
+    /// The chain and its owner, which writes each operation's changes to the data directory as one batch.
+    let ledger: Mutex<PersistentLedger>
     /// Dev accounts in derivation order with their (public, test-only) private keys.
     public let devAccounts: [DevAccount]
     let keys: [Address: [UInt8]]
@@ -58,13 +60,13 @@ public final class SandnetNode: Sendable {
         var genesis = dev.map { GenesisAccount(address: $0.address, balance: configuration.accountBalance) }
         genesis.append(GenesisAccount(address: faucet.ethereumAddress, balance: configuration.faucetBalance))
         genesis += configuration.genesisAccounts
-        var chain: Ledger
+        var chain: PersistentLedger
         if let store {
-            chain = try Ledger.open(config: configuration.chain, genesis: genesis, store: store)
+            chain = try PersistentLedger.open(config: configuration.chain, genesis: genesis, store: store)
         } else {
-            chain = Ledger(config: configuration.chain, genesis: genesis)
+            chain = PersistentLedger(Ledger(config: configuration.chain, genesis: genesis))
         }
-        chain.miningMode = configuration.miningMode
+        chain.perform { $0.miningMode = configuration.miningMode }
         ledger = Mutex(chain)
         var d = RPCDispatcher()
         for (name, method) in additionalMethods { d.register(name, method) }
@@ -75,9 +77,10 @@ public final class SandnetNode: Sendable {
 
     public var now: UInt64 { clock() }
 
-    /// Runs `body` on the ledger under the lock and publishes the blocks it mined.
-    func withLedger<T>(_ body: (inout Ledger) throws -> T) rethrows -> T {
-        try ledger.withLock { try body(&$0) }
+    /// Runs `body` on the ledger under the lock; what it changed is written to the data directory before the
+    /// lock is released (see ``PersistentLedger/perform(_:)`` for a failed write).
+    func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
+        try ledger.withLock { (owner) throws(E) -> T in try owner.perform(body) }
     }
 
     func publish(_ blocks: [Block]) {
@@ -88,7 +91,7 @@ public final class SandnetNode: Sendable {
     }
 
     /// A read-only copy of the ledger (copy-on-write: O(1)).
-    public var snapshotOfLedger: Ledger { ledger.withLock { $0 } }
+    public var snapshotOfLedger: Ledger { ledger.withLock { $0.ledger } }
 
     // MARK: Transactions
 
@@ -103,14 +106,7 @@ public final class SandnetNode: Sendable {
     }
 
     static func ledgerTransaction(_ signed: SignedTransaction, sender: Address) -> LedgerTransaction {
-        let tx = signed.transaction
-        let gas = signed.intrinsicGas
-        return LedgerTransaction(
-            type: tx.type.rawValue, chainID: tx.chainID, nonce: tx.nonce, gasLimit: tx.gas,
-            maxFeePerGas: tx.gasFeeCap, maxPriorityFeePerGas: tx.gasTipCap, to: tx.to, value: tx.value, data: tx.data,
-            accessList: tx.accessList.map { .init(address: $0.address, storageKeys: $0.storageKeys.map(\.bigEndianBytes)) },
-            intrinsicGas: gas.standard, floorGas: gas.floor, hash: signed.hash, sender: sender, encoding: signed.encoded,
-            v: signed.v, r: signed.signature.r, s: signed.signature.s)
+        LedgerTransaction(signed, sender: sender)
     }
 
     /// Submits a validated transaction; returns its hash.
@@ -198,7 +194,7 @@ public final class SandnetNode: Sendable {
         publish(blocks)
     }
 
-    public var miningMode: MiningMode { ledger.withLock { $0.miningMode } }
+    public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }
 }
 
 /// A dev account: a public test key, never for a real network.

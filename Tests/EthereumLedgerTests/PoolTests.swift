@@ -104,6 +104,38 @@ import Testing
     }
 }
 
+@Suite struct PoolEvictionTests {
+    let now: UInt64 = 1_800_000_000
+
+    /// Ties in price are broken by nonce, then by arrival, never by dictionary order (which differs per process).
+    @Test func evictionTiesAreBrokenByNonceThenArrival() throws {
+        var config = Fixtures.config
+        config.poolLimitTotal = 16
+        let senders = (1...17).map { Fixtures.address(UInt8($0)) }
+        var ledger = Ledger(config: config, genesis: senders.map { GenesisAccount(address: $0, balance: Fixtures.ether) })
+        ledger.miningMode = .manual
+        let tied = senders.prefix(16).map { Fixtures.transfer(from: $0, nonce: 0) }
+        for tx in tied { _ = try ledger.submit(tx, now: now) }
+        let better = Fixtures.transfer(from: senders[16], nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei * 2)
+        _ = try ledger.submit(better, now: now)
+        // Sixteen transactions with the same tip and nonce: the last to arrive goes.
+        #expect(ledger.pool.count == 16)
+        #expect(ledger.pool.all.map(\.hash) == tied.prefix(15).map(\.hash) + [better.hash])
+
+        // A higher nonce goes before an earlier arrival.
+        config.poolLimitTotal = 3
+        var small = Ledger(config: config, genesis: senders.map { GenesisAccount(address: $0, balance: Fixtures.ether) })
+        small.miningMode = .manual
+        let a0 = Fixtures.transfer(from: senders[0], nonce: 0)
+        let a1 = Fixtures.transfer(from: senders[0], nonce: 1)
+        let b0 = Fixtures.transfer(from: senders[1], nonce: 0)
+        for tx in [a0, a1, b0] { _ = try small.submit(tx, now: now) }
+        let c0 = Fixtures.transfer(from: senders[2], nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei * 2)
+        _ = try small.submit(c0, now: now)
+        #expect(small.pool.all.map(\.hash) == [a0.hash, b0.hash, c0.hash])
+    }
+}
+
 @Suite struct DevControlTests {
     let now: UInt64 = 1_800_000_000
 

@@ -2,6 +2,7 @@ import Foundation
 import ICPIdentity
 import ICPLedger
 import KeyValueStorage
+import LevelDBStorage
 import Testing
 
 /// Queries, metadata, and persistence: reopen, LevelDB, and a store that fails mid-operation.

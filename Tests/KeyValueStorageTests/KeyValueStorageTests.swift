@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueStorage
+import LevelDBStorage
 import Testing
 
 @Suite struct KeyValueStorageTests {
@@ -41,6 +42,52 @@ import Testing
         let reopened = try LevelDBStore(path: path)
         #expect(try reopened.get([9])?.count == 100_000)
         #expect(try reopened.get([2, 1]) == [30])
+    }
+
+    /// Every file in `path` with its bytes.
+    static func contents(_ path: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: path) {
+            files[name] = FileManager.default.contents(atPath: path + "/" + name)
+        }
+        return files
+    }
+
+    @Test func levelDBRefusesADatabaseWithoutCURRENTAndTouchesNothing() throws {
+        let path = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let store = try LevelDBStore(path: path)
+            for i in 0..<200 { try store.put([UInt8(i)], [UInt8](repeating: UInt8(i), count: 10_000)) }
+        }
+        try FileManager.default.removeItem(atPath: path + "/CURRENT")
+        let before = try Self.contents(path)
+        #expect(before.keys.contains { $0.hasPrefix("MANIFEST-") })
+        do {
+            _ = try LevelDBStore(path: path)
+            Issue.record("opened a database without CURRENT")
+        } catch {
+            #expect(error.message.hasPrefix("\(path) holds files ("))
+            #expect(error.message.contains("but no LevelDB CURRENT file; refusing to create a new database over them"))
+        }
+        #expect(try Self.contents(path) == before)
+    }
+
+    @Test func levelDBRefusesAForeignDirectoryAndCreatesOnlyInAnEmptyOne() throws {
+        let path = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path + "/notes.txt", contents: Data("mine".utf8)))
+        #expect(throws: StorageError(
+            "\(path) holds files (notes.txt) but no LevelDB CURRENT file; refusing to create a new database over "
+                + "them (restore CURRENT, or use an empty directory)")
+        ) { try LevelDBStore(path: path) }
+        #expect(try Self.contents(path) == ["notes.txt": Data("mine".utf8)])
+        try FileManager.default.removeItem(atPath: path + "/notes.txt")
+        let created = try LevelDBStore(path: path)
+        try created.put([1], [2])
+        #expect(try created.get([1]) == [2])
+        #expect(FileManager.default.fileExists(atPath: path + "/CURRENT"))
     }
 
     @Test func levelDBRefusesAFileInTheWay() throws {

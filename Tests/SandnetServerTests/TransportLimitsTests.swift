@@ -26,13 +26,16 @@ import Testing
     }
 
     @Test func partialHeadIsAnswered408AndClosed() async throws {
-        let node = try await RunningNode.start(server: { $0.headerTimeout = .milliseconds(250) })
+        // 5 s, not less: the partial head must reach the server before the timeout (a connection that has sent
+        // nothing is closed silently instead), and on an overloaded machine the gap between connect and send can be
+        // long. The verdict is the 408 text, never how long it took.
+        let node = try await RunningNode.start(server: { $0.headerTimeout = .seconds(5) })
         defer { node.stop() }
         let socket = try RawSocket(port: node.port)
         try await socket.send("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         let text = String(decoding: try await socket.readToEnd(), as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
-        #expect(text.hasSuffix("\r\n\r\nrequest head not received within 0.25 s (--header-timeout)\n"), "\(text)")
+        #expect(text.hasSuffix("\r\n\r\nrequest head not received within 5 s (--header-timeout)\n"), "\(text)")
     }
 
     @Test func idleKeepAliveConnectionIsClosed() async throws {

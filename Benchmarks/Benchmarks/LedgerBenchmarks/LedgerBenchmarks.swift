@@ -1,9 +1,10 @@
 import Benchmark
 import EthereumLedger
+import EthereumLedgerStorage
 import EthereumTransactions
 import EthereumTypes
 import KeccakHashing
-import KeyValueStorage
+import LevelDBStorage
 import Foundation
 
 /// Issue 5 figures: apply ≥ 200,000 pre-verified transfers/s; admit ≥ 15,000 raw signed transfers/s
@@ -110,10 +111,10 @@ let benchmarks: @Sendable () -> Void = {
         let dir = NSTemporaryDirectory() + "sandnet-bench-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }
         do {
-            _ = try! Ledger.open(config: ChainConfig(), genesis: accounts, store: LevelDBStore(path: dir))
+            _ = try! PersistentLedger.open(config: ChainConfig(), genesis: accounts, store: LevelDBStore(path: dir))
         }
         benchmark.startMeasurement()
-        let reopened = try! Ledger.open(config: ChainConfig(), genesis: [], store: LevelDBStore(path: dir))
+        let reopened = try! PersistentLedger.open(config: ChainConfig(), genesis: [], store: LevelDBStore(path: dir)).ledger
         benchmark.stopMeasurement()
         blackHole(reopened)
     }

@@ -10,6 +10,7 @@ import ICPLedgerService
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
+import LevelDBStorage
 import Logging
 import SandnetNode
 import SandnetServer

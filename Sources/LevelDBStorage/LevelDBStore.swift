@@ -1,6 +1,17 @@
 import CLevelDB
+import KeyValueStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A ``KeyValueStore`` in a LevelDB directory (the only code that calls LevelDB).
+///
+/// A new database is created only in an absent or empty directory. A directory that holds files but no
+/// LevelDB `CURRENT` file (a damaged database, or somebody else's files) is refused and left untouched:
+/// LevelDB's `create_if_missing` would otherwise start a new database over it and delete its table files.
 ///
 /// `@unchecked Sendable`: LevelDB's `leveldb_t` is documented as safe for concurrent use by multiple
 /// threads without external synchronisation; the options objects are created once and only read.
@@ -12,11 +23,25 @@ public final class LevelDBStore: KeyValueStore, @unchecked Sendable {
     private let syncWriteOptions: OpaquePointer
     public let path: String
 
-    /// Opens (creating if missing) the database at `path`.
+    /// Opens the database at `path`, or creates one when `path` is absent or an empty directory.
+    ///
+    /// - Throws: ``StorageError`` when `path` holds files but no database (naming the directory), or when
+    ///   LevelDB cannot open it.
     public init(path: String) throws(StorageError) {
         self.path = path
+        let create: Bool
+        switch Self.inspect(path) {
+        case .absent, .empty: create = true
+        case .database: create = false
+        case .notADatabase(let files):
+            throw StorageError(
+                "\(path) holds files (\(files.prefix(5).joined(separator: ", "))\(files.count > 5 ? ", …" : "")) "
+                    + "but no LevelDB CURRENT file; refusing to create a new database over them "
+                    + "(restore CURRENT, or use an empty directory)")
+        case .unreadable(let why): throw StorageError("cannot read \(path): \(why)")
+        }
         options = leveldb_options_create()
-        leveldb_options_set_create_if_missing(options, 1)
+        leveldb_options_set_create_if_missing(options, create ? 1 : 0)
         leveldb_options_set_paranoid_checks(options, 1)
         var error: UnsafeMutablePointer<CChar>?
         guard let handle = leveldb_open(options, path, &error) else {
@@ -29,6 +54,36 @@ public final class LevelDBStore: KeyValueStore, @unchecked Sendable {
         writeOptions = leveldb_writeoptions_create()
         syncWriteOptions = leveldb_writeoptions_create()
         leveldb_writeoptions_set_sync(syncWriteOptions, 1)
+    }
+
+    /// What `path` holds, before LevelDB is allowed near it.
+    enum DirectoryContents: Equatable {
+        case absent
+        case empty
+        case database
+        case notADatabase(files: [String])
+        case unreadable(String)
+    }
+
+    static func inspect(_ path: String) -> DirectoryContents {
+        guard let directory = opendir(path) else {
+            let code = errno
+            if code == ENOENT { return .absent }
+            // Not a directory (a file in the way) and the like: LevelDB reports those with its own message.
+            if code == ENOTDIR { return .database }
+            return .unreadable(String(cString: strerror(code)))
+        }
+        defer { closedir(directory) }
+        var files: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            if name == "CURRENT" { return .database }
+            files.append(name)
+        }
+        return files.isEmpty ? .empty : .notADatabase(files: files.sorted())
     }
 
     deinit {

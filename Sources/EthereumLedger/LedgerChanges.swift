@@ -1,0 +1,184 @@
+import EthereumTypes
+import KeccakHashing
+import MerkleTrie
+
+/// What an operation changed, as values to write (nil: delete): computed by the ledger without I/O, written
+/// by its owner as one atomic batch.
+public struct LedgerChanges: Sendable {
+    /// An account's state recorded after a block (nil inside: the account was removed by that block).
+    public struct HistoryRecord: Sendable, Equatable {
+        public var address: Address
+        public var block: UInt64
+        /// `.some(account)` to write (the inner nil: removed by that block), nil to delete the record.
+        public var entry: Account??
+    }
+
+    /// The head record: what the chain's totals are after the change.
+    public struct Head: Sendable, Equatable {
+        public var number: UInt64
+        public var burned: UInt256
+        public var supply: UInt256
+        public var chainID: UInt64
+        public var genesisHash: [UInt8]
+    }
+
+    public var blocks: [(number: UInt64, block: Block?)] = []
+    public var accounts: [(address: Address, account: Account?)] = []
+    public var history: [HistoryRecord] = []
+    public var pool: [(hash: [UInt8], transaction: LedgerTransaction?)] = []
+    public var head: Head
+
+    /// True when nothing but the head record would be written.
+    public var isEmpty: Bool { blocks.isEmpty && accounts.isEmpty && history.isEmpty && pool.isEmpty }
+}
+
+/// A chain as its owner read it back from a store, for ``Ledger/init(config:restoring:)``.
+public struct StoredChain: Sendable {
+    /// The most recent blocks in order, ending with the head: all of them, or the last few when the owner
+    /// archives the rest (``Ledger/archive``).
+    public var blocks: [Block]
+    /// Every block's number by hash, and where every included transaction is.
+    public var blockNumbers: [[UInt8]: UInt64]
+    public var transactionLocations: [[UInt8]: TransactionLocation]
+    public var genesisHash: [UInt8]
+    public var accounts: [Address: Account]
+    /// Per address, (block, account after it) in block order; nil: removed by that block.
+    public var history: [Address: [(block: UInt64, account: Account?)]]
+    public var pool: [LedgerTransaction]
+    public var burned: UInt256
+    public var supply: UInt256
+
+    public init(
+        blocks: [Block], blockNumbers: [[UInt8]: UInt64], transactionLocations: [[UInt8]: TransactionLocation],
+        genesisHash: [UInt8], accounts: [Address: Account], history: [Address: [(block: UInt64, account: Account?)]],
+        pool: [LedgerTransaction], burned: UInt256, supply: UInt256
+    ) {
+        self.blocks = blocks
+        self.blockNumbers = blockNumbers
+        self.transactionLocations = transactionLocations
+        self.genesisHash = genesisHash
+        self.accounts = accounts
+        self.history = history
+        self.pool = pool
+        self.burned = burned
+        self.supply = supply
+    }
+}
+
+extension Ledger {
+    /// The head record now.
+    public var headRecord: LedgerChanges.Head {
+        LedgerChanges.Head(
+            number: blockNumber, burned: state.burned, supply: state.supply, chainID: config.chainID,
+            genesisHash: state.genesisHash)
+    }
+
+    /// Everything the ledger holds, as changes (a new chain's first write).
+    public var allChanges: LedgerChanges {
+        var changes = LedgerChanges(head: headRecord)
+        changes.blocks = state.blocks.keys.sorted().map { ($0, state.blocks[$0]) }
+        changes.accounts = state.accounts.keys.sorted().map { ($0, state.accounts[$0]) }
+        for address in state.history.keys.sorted() {
+            for entry in state.history[address] ?? [] {
+                changes.history.append(.init(address: address, block: entry.block, entry: .some(entry.account)))
+            }
+        }
+        changes.pool = state.pool.all.map { ($0.hash, $0) }
+        return changes
+    }
+
+    /// What changed since `mark`, with the values now (in key order, so the batch is the same every run).
+    public func changes(since mark: ChangeMark) -> LedgerChanges {
+        var blocks = Set<UInt64>()
+        var accounts = Set<Address>()
+        var history = Set<HistoryKey>()
+        var pool = Set<[UInt8]>()
+        for entry in journal[mark.position...] {
+            switch entry {
+            case .account(let address, _, _): accounts.insert(address)
+            case .historyAppended(let address, let item), .historyRemoved(let address, let item):
+                history.insert(HistoryKey(address: address, block: item.block))
+            case .blockAppended(let block, _), .blockRemoved(let block, _): blocks.insert(block.number)
+            case .poolSlot(let change):
+                if let old = change.old { pool.insert(old.transaction.hash) }
+                if let new = change.new { pool.insert(new.transaction.hash) }
+            }
+        }
+        var changes = LedgerChanges(head: headRecord)
+        changes.blocks = blocks.sorted().map { ($0, block(number: $0)) }
+        changes.accounts = accounts.sorted().map { ($0, state.accounts[$0]) }
+        changes.history = history.sorted().map { key in
+            let entry = state.history[key.address]?.last(where: { $0.block == key.block })
+            return .init(address: key.address, block: key.block, entry: entry.map { $0.account })
+        }
+        changes.pool = pool.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, state.pool.transaction($0)) }
+        return changes
+    }
+
+    /// A chain read back from a store. Accounts that differ from their last history entry are changes made
+    /// after the last block (dev methods): they are sealed into the next block. Pool transactions the chain
+    /// has since included are left out.
+    ///
+    /// - Throws: ``LedgerError/corruptDataDirectory(_:)`` when the blocks do not chain from genesis or the
+    ///   rebuilt state root differs from the head block's.
+    public init(config: ChainConfig, restoring stored: StoredChain) throws(LedgerError) {
+        self.config = config
+        var state = ChainState()
+        guard let head = stored.blocks.last else {
+            throw .corruptDataDirectory("data directory is inconsistent: it holds no blocks")
+        }
+        for (i, block) in stored.blocks.enumerated() where i > 0 {
+            let parent = stored.blocks[i - 1]
+            guard block.number == parent.number + 1, block.header.parentHash == parent.hash else {
+                throw .corruptDataDirectory(
+                    "data directory is inconsistent: block \(block.number) does not chain to its parent")
+            }
+        }
+        guard stored.blockNumbers.count == Int(head.number) + 1, stored.blockNumbers[head.hash] == head.number,
+            stored.blockNumbers[stored.genesisHash] == 0
+        else {
+            throw .corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(head.number)")
+        }
+        for block in stored.blocks { state.blocks[block.number] = block }
+        state.height = head.number
+        state.genesisHash = stored.genesisHash
+        state.blockNumbers = stored.blockNumbers
+        state.transactionIndex = stored.transactionLocations
+        state.accounts = stored.accounts
+        for (address, entries) in stored.history {
+            let kept = entries.filter { $0.block <= head.number }.map {
+                HistoryEntry(block: $0.block, account: $0.account)
+            }
+            if !kept.isEmpty { state.history[address] = kept }
+        }
+        for (address, account) in state.accounts where state.history[address]?.last?.account != account {
+            state.dirty.insert(address)
+        }
+        // The committed state root is the head's: rebuild the trie from history's view at the head.
+        for (address, entries) in state.history {
+            if let account = entries.last?.account, !account.isEmpty || !account.code.isEmpty {
+                state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
+            }
+        }
+        guard state.stateTrie.rootHash == head.header.stateRoot else {
+            throw .corruptDataDirectory("data directory is inconsistent: state root does not match the head block")
+        }
+        state.burned = stored.burned
+        state.supply = stored.supply
+        // Per-block totals before the head are not stored; reorgs below a reopen point keep the head totals.
+        state.totals = Array(
+            repeating: Totals(burned: stored.burned, supply: stored.supply), count: Int(head.number) + 1)
+        self.state = state
+        for tx in stored.pool where tx.nonce >= account(tx.sender).nonce { self.state.pool.insert(tx) }
+        self.state.pool.log.removeAll()
+    }
+}
+
+struct HistoryKey: Hashable, Comparable {
+    var address: Address
+    var block: UInt64
+
+    static func < (a: HistoryKey, b: HistoryKey) -> Bool {
+        a.address != b.address ? a.address < b.address : a.block < b.block
+    }
+}

@@ -1,0 +1,261 @@
+import ByteCoding
+import EthereumLedger
+import EthereumTypes
+import KeyValueStorage
+import RLPCoding
+
+/// The owner of a ``Ledger`` kept in a ``KeyValueStore``: it lets the ledger compute an operation, writes what
+/// changed as one atomic batch, and only then keeps the new state. When the write fails the ledger is rolled
+/// back to where it was, so memory never runs ahead of the disk and the caller hears of the failure.
+///
+/// History stays in the store: the ledger holds the last ``recentBlocks`` blocks (and those a live snapshot may
+/// need) and reads older ones through a cache of at most ``cachedBlocks``.
+///
+/// Without a store (``init(_:)``) it simply holds the ledger.
+public struct PersistentLedger: Sendable {
+    /// Blocks kept in memory behind the head by default.
+    public static let recentBlocks: UInt64 = 128
+    /// Older blocks kept in the read cache.
+    public static let cachedBlocks = 256
+
+    /// The ledger as last committed.
+    public private(set) var ledger: Ledger
+    let store: (any KeyValueStore)?
+    let archive: StoredBlocks?
+    let syncWrites: Bool
+    let recentBlocks: UInt64
+
+    /// A ledger in memory only.
+    public init(_ ledger: Ledger) {
+        self.ledger = ledger
+        self.store = nil
+        self.archive = nil
+        self.syncWrites = false
+        self.recentBlocks = Self.recentBlocks
+    }
+
+    init(ledger: Ledger, store: any KeyValueStore, syncWrites: Bool, recentBlocks: UInt64) {
+        let archive = StoredBlocks(store: store, capacity: Self.cachedBlocks)
+        self.ledger = ledger
+        self.ledger.archive = archive
+        self.store = store
+        self.archive = archive
+        self.syncWrites = syncWrites
+        self.recentBlocks = recentBlocks
+        self.ledger.releaseBlocks(keepingRecent: recentBlocks)
+    }
+
+    /// Blocks in the read cache (bounded by ``cachedBlocks``).
+    public var cachedBlockCount: Int { archive?.cachedCount ?? 0 }
+
+    /// Runs `body` on the ledger and writes what it changed as one batch (nothing when it changed nothing).
+    ///
+    /// When `body` throws, what it changed before throwing is still written, then its error is rethrown. When the
+    /// write fails the ledger is rolled back to where it was before `body` and
+    /// ``LedgerError/storageFailure(_:)`` is thrown, if `E` can carry it; a body that cannot throw (`E` is
+    /// `Never`: reads, and settings that are not persisted) gets its result with the ledger rolled back.
+    @discardableResult
+    public mutating func perform<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> sending T {
+        guard let store else { return try body(&ledger) }
+        let mark = ledger.beginChanges()
+        let result: Result<T, E>
+        do throws(E) { result = .success(try body(&ledger)) } catch { result = .failure(error) }
+        let changes = ledger.changes(since: mark)
+        if !changes.isEmpty {
+            do {
+                try store.write(LedgerRecords.batch(changes), sync: syncWrites)
+            } catch {
+                ledger.rollBack(to: mark)
+                if case .failure(let bodyError) = result { throw bodyError }
+                if let failure = LedgerError.storageFailure(error.message) as? E { throw failure }
+                return try result.get()
+            }
+        }
+        archive?.forget(changes.blocks.map(\.number))
+        ledger.commitChanges(mark)
+        ledger.releaseBlocks(keepingRecent: recentBlocks)
+        return try result.get()
+    }
+
+    /// Writes the head record with a synced write (clean shutdown); everything else is already written.
+    public func flush() throws(LedgerError) {
+        guard let store else { return }
+        var batch = WriteBatch()
+        batch.put(LedgerRecords.metaKey, LedgerRecords.meta(ledger.headRecord))
+        do { try store.write(batch, sync: true) } catch { throw .storageFailure(error.message) }
+    }
+
+    /// Opens the chain kept in `store`, or creates it from `genesis` when the store holds no chain.
+    ///
+    /// - Throws: ``LedgerError/storageFailure(_:)`` when the store fails;
+    ///   ``LedgerError/corruptDataDirectory(_:)`` when its records do not decode or fit together (or it holds
+    ///   chain records but no head record: a new chain is never written over them);
+    ///   ``LedgerError/dataDirectoryChainMismatch(stored:configured:)`` and
+    ///   ``LedgerError/unsupportedDataVersion(found:expected:)``.
+    ///
+    /// - Parameter recentBlocks: blocks kept in memory behind the head (older ones are read from `store`).
+    public static func open(
+        config: ChainConfig, genesis: [GenesisAccount], store: any KeyValueStore, syncWrites: Bool = false,
+        recentBlocks: UInt64 = PersistentLedger.recentBlocks
+    ) throws(LedgerError) -> PersistentLedger {
+        let meta: [UInt8]?
+        do { meta = try store.get(LedgerRecords.metaKey) } catch { throw .storageFailure(error.message) }
+        guard let meta else {
+            for tag in [
+                LedgerRecords.blockTag, LedgerRecords.accountTag, LedgerRecords.historyTag, LedgerRecords.poolTag,
+            ] {
+                var found = false
+                do {
+                    try store.scan(prefix: [tag]) { _, _ in
+                        found = true
+                        return false
+                    }
+                } catch {
+                    throw .storageFailure("\(error)")
+                }
+                if found {
+                    throw .corruptDataDirectory(
+                        "data directory is inconsistent: it holds chain records but no head record; "
+                            + "refusing to start a new chain over them")
+                }
+            }
+            let fresh = Ledger(config: config, genesis: genesis)
+            do {
+                try store.write(LedgerRecords.batch(fresh.allChanges), sync: true)
+            } catch {
+                throw .storageFailure(error.message)
+            }
+            return PersistentLedger(ledger: fresh, store: store, syncWrites: syncWrites, recentBlocks: recentBlocks)
+        }
+        let (ledger, stale) = try LedgerRecords.load(config: config, meta: meta, store: store, keep: recentBlocks)
+        if !stale.isEmpty {
+            // Pool transactions included before a crash: delete their records now.
+            var batch = WriteBatch()
+            for hash in stale { batch.delete(LedgerRecords.poolKey(hash)) }
+            do { try store.write(batch, sync: syncWrites) } catch { throw .storageFailure(error.message) }
+        }
+        return PersistentLedger(ledger: ledger, store: store, syncWrites: syncWrites, recentBlocks: recentBlocks)
+    }
+}
+
+extension LedgerRecords {
+    /// Reads a whole chain back. Every key is checked before it is used: a stray or short key is a clear error.
+    static func load(
+        config: ChainConfig, meta: [UInt8], store: any KeyValueStore, keep: UInt64
+    ) throws(LedgerError) -> (Ledger, stale: [[UInt8]]) {
+        do {
+            return try loadRecords(config: config, meta: meta, store: store, keep: keep)
+        } catch let error as LedgerError {
+            throw error
+        } catch let error as StorageError {
+            throw .storageFailure(error.message)
+        } catch {
+            throw .corruptDataDirectory("data directory is corrupt: \(error)")
+        }
+    }
+
+    /// A record that does not decode, with where it is.
+    struct RecordError: Error, CustomStringConvertible {
+        var key: [UInt8]
+        var why: String
+        var description: String { "record \(Hex.encode(key.prefix(40))): \(why)" }
+    }
+
+    static func checkKey(_ key: [UInt8], length: Int) throws(LedgerError) {
+        guard key.count == length else {
+            throw .corruptDataDirectory(
+                "data directory is corrupt: key \(Hex.encode(key.prefix(40))) under tag "
+                    + "'\(String(UnicodeScalar(key[0])))' is \(key.count) bytes long, expected \(length)")
+        }
+    }
+
+    static func decoding<T>(_ key: [UInt8], _ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw RecordError(key: key, why: "\(error)") }
+    }
+
+    /// Scans every block once (checking that each chains to its parent and indexing hashes and transactions) and
+    /// keeps only the last `keep + 1` in memory.
+    static func loadRecords(
+        config: ChainConfig, meta: [UInt8], store: any KeyValueStore, keep: UInt64
+    ) throws -> (Ledger, stale: [[UInt8]]) {
+        var r = RLPReader(meta)
+        var m = try decoding(metaKey) { () throws in try r.readList() }
+        let (version, headNumber, burned, supply, chainID, genesisHash) = try decoding(metaKey) {
+            () throws in
+            (
+                try m.readUInt64(), try m.readUInt64(), try uint256(&m), try uint256(&m), try m.readUInt64(),
+                Array(try m.readFixedBytes(32))
+            )
+        }
+        guard version == LedgerRecords.version else {
+            throw LedgerError.unsupportedDataVersion(found: version, expected: LedgerRecords.version)
+        }
+        guard chainID == config.chainID else {
+            throw LedgerError.dataDirectoryChainMismatch(stored: chainID, configured: config.chainID)
+        }
+        var blocks: [Block] = []
+        var blockNumbers: [[UInt8]: UInt64] = [:]
+        var locations: [[UInt8]: TransactionLocation] = [:]
+        var previous: Block?
+        var expected: UInt64 = 0
+        try store.scan(prefix: [blockTag]) { key, value in
+            try checkKey(key, length: 9)
+            let number = readBE64(key[1...])
+            guard number <= headNumber else { return false }
+            let block = try decoding(key) { () throws in try decodeBlock(value) }
+            guard block.number == number, number == expected else {
+                throw LedgerError.corruptDataDirectory(
+                    "data directory is inconsistent: expected blocks 0…\(headNumber), found block \(number) "
+                        + "after \(previous.map { String($0.number) } ?? "none")")
+            }
+            if let previous, block.header.parentHash != previous.hash {
+                throw LedgerError.corruptDataDirectory(
+                    "data directory is inconsistent: block \(number) does not chain to its parent")
+            }
+            blockNumbers[block.hash] = number
+            for (index, tx) in block.transactions.enumerated() {
+                locations[tx.hash] = TransactionLocation(blockNumber: number, index: index)
+            }
+            if number + keep >= headNumber { blocks.append(block) }
+            previous = block
+            expected += 1
+            return true
+        }
+        guard expected == headNumber + 1, blockNumbers[genesisHash] == 0 else {
+            throw LedgerError.corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(headNumber)")
+        }
+        var accounts: [Address: Account] = [:]
+        try store.scan(prefix: [accountTag]) { key, value in
+            try checkKey(key, length: 21)
+            let address = try readAddress(key[1...], at: 1)
+            accounts[address] = try decoding(key) { () throws in try decodeAccount(value) }
+            return true
+        }
+        var history: [Address: [(block: UInt64, account: Account?)]] = [:]
+        try store.scan(prefix: [historyTag]) { key, value in
+            try checkKey(key, length: 29)
+            let address = try readAddress(key[1..<21], at: 1)
+            let n = readBE64(key[21..<29])
+            guard n <= headNumber else { return true }
+            let account = value.isEmpty ? nil : try decoding(key) { () throws in try decodeAccount(value) }
+            history[address, default: []].append((n, account))
+            return true
+        }
+        var pool: [LedgerTransaction] = []
+        try store.scan(prefix: [poolTag]) { key, value in
+            try checkKey(key, length: 33)
+            var reader = RLPReader(value)
+            let tx = try decoding(key) { () throws in try decodeTransaction(&reader) }
+            guard tx.hash == Array(key[1...]) else { throw RecordError(key: key, why: "holds another transaction") }
+            pool.append(tx)
+            return true
+        }
+        let ledger = try Ledger(
+            config: config,
+            restoring: StoredChain(
+                blocks: blocks, blockNumbers: blockNumbers, transactionLocations: locations, genesisHash: genesisHash,
+                accounts: accounts, history: history, pool: pool, burned: burned, supply: supply))
+        let stale = pool.map(\.hash).filter { !ledger.pool.contains($0) }
+        return (ledger, stale)
+    }
+}

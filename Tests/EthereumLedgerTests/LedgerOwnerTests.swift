@@ -1,0 +1,276 @@
+import EthereumLedger
+import EthereumLedgerStorage
+import EthereumTypes
+import KeyValueStorage
+import Synchronization
+import Testing
+
+/// A real in-memory store that fails its writes on demand and keeps every batch it accepted.
+final class FailingStore: KeyValueStore {
+    let inner = InMemoryStore()
+    private let state = Mutex<(failing: Bool, batches: [WriteBatch])>((false, []))
+
+    var failing: Bool {
+        get { state.withLock { $0.failing } }
+        set { state.withLock { $0.failing = newValue } }
+    }
+
+    /// The batches written so far (cleared by ``forgetBatches()``).
+    var batches: [WriteBatch] { state.withLock { $0.batches } }
+    func forgetBatches() { state.withLock { $0.batches.removeAll() } }
+
+    func get(_ key: [UInt8]) throws(StorageError) -> [UInt8]? { try inner.get(key) }
+
+    func write(_ batch: WriteBatch, sync: Bool) throws(StorageError) {
+        let fail = state.withLock { state in
+            if !state.failing { state.batches.append(batch) }
+            return state.failing
+        }
+        if fail { throw StorageError("disk full (test)") }
+        try inner.write(batch, sync: sync)
+    }
+
+    func scan(prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+        try inner.scan(prefix: prefix, body)
+    }
+}
+
+/// Everything a client can observe of a ledger, to compare before and after.
+struct Observed: Equatable {
+    var head: [UInt8]
+    var number: UInt64
+    var accounts: [Address: Account]
+    var pool: [[UInt8]]
+    var burned: UInt256
+    var supply: UInt256
+    var nextBaseFee: UInt256
+
+    init(_ ledger: Ledger) {
+        head = ledger.head.hash
+        number = ledger.blockNumber
+        accounts = Dictionary(uniqueKeysWithValues: ledger.addresses.map { ($0, ledger.account($0)) })
+        pool = ledger.pool.all.map(\.hash)
+        burned = ledger.burned
+        supply = ledger.totalSupply
+        nextBaseFee = ledger.nextBaseFee
+    }
+}
+
+@Suite struct LedgerOwnerTests {
+    let now: UInt64 = 1_800_000_000
+    static let failure = LedgerError.storageFailure("disk full (test)")
+
+    func open(_ store: some KeyValueStore) throws -> PersistentLedger {
+        try PersistentLedger.open(config: Fixtures.config, genesis: PersistenceTests.genesis, store: store)
+    }
+
+    @Test func aFailedBlockWriteLeavesMemoryUntouched() throws {
+        let store = FailingStore()
+        var owner = try open(store)
+        _ = try owner.run { try $0.submit(Signed.transfer(nonce: 0), now: now) }
+        let before = Observed(owner.ledger)
+        store.failing = true
+        let tx = Signed.transfer(nonce: 1)
+        #expect(throws: Self.failure) { try owner.run { try $0.submit(tx, now: now) } }
+        #expect(Self.failure.message == "data directory: disk full (test)")
+        #expect(Observed(owner.ledger) == before)
+        #expect(owner.ledger.transaction(tx.hash) == nil)
+        // The client heard of the failure and the chain is where it was: the same transaction goes through.
+        store.failing = false
+        let mined = try owner.run { try $0.submit(tx, now: now) }.minedBlocks
+        #expect(mined.map(\.number) == [2])
+        let reopened = try open(store).ledger
+        #expect(Observed(reopened) == Observed(owner.ledger))
+    }
+
+    @Test func failedDevChangesRevertsAndReorgsLeaveMemoryUntouched() throws {
+        let store = FailingStore()
+        var owner = try open(store)
+        let beforeSnapshot = Observed(owner.ledger)
+        let id = owner.perform { $0.snapshot() }
+        for n in 0..<3 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
+        let mined = Observed(owner.ledger)
+
+        store.failing = true
+        #expect(throws: Self.failure) { try owner.run { try $0.setBalance(Fixtures.carol, Fixtures.ether) } }
+        #expect(throws: Self.failure) { try owner.run { try $0.setNonce(Signed.alice.address, 9) } }
+        #expect(throws: Self.failure) { try owner.run { try $0.revert(to: id) } }
+        #expect(throws: Self.failure) {
+            try owner.run { try $0.reorg(depth: 2, requeueTransactions: true, now: now) }
+        }
+        #expect(throws: Self.failure) { try owner.run { try $0.mine(blocks: 5, now: now) } }
+        #expect(Observed(owner.ledger) == mined)
+        #expect(owner.ledger.retainedChanges.snapshots == 1)
+
+        store.failing = false
+        #expect(try owner.run { try $0.revert(to: id) })
+        #expect(Observed(owner.ledger) == beforeSnapshot)
+        #expect(owner.ledger.retainedChanges.snapshots == 0)
+        #expect(owner.ledger.retainedChanges.journalEntries == 0)
+        #expect(Observed(try open(store).ledger) == beforeSnapshot)
+    }
+
+    @Test func aRevertWritesOnlyWhatChanged() throws {
+        let store = FailingStore()
+        var owner = try open(store)
+        for n in 0..<30 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
+        let id = owner.perform { $0.snapshot() }
+        let tx = Signed.transfer(nonce: 30)
+        _ = try owner.run { try $0.submit(tx, now: now) }
+        store.forgetBatches()
+        #expect(try owner.run { try $0.revert(to: id) })
+        let batches = store.batches
+        #expect(batches.count == 1)
+        // Block 31, its three accounts (alice, bob, coinbase) and their history after block 31, the pool record
+        // and the head record: nothing of the 30 blocks before.
+        var be31: [UInt8] = [UInt8](repeating: 0, count: 7) + [31]
+        be31.insert(UInt8(ascii: "B"), at: 0)
+        let operations = batches.first?.operations ?? []
+        #expect(operations.count == 9)
+        #expect(operations.contains(.delete(be31)))
+        #expect(operations.contains(.delete([UInt8(ascii: "P")] + tx.hash)))
+        #expect(Observed(try open(store).ledger) == Observed(owner.ledger))
+    }
+
+    @Test func aReorgWritesOnlyWhatChanged() throws {
+        let store = FailingStore()
+        var owner = try open(store)
+        for n in 0..<30 { _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) } }
+        store.forgetBatches()
+        _ = try owner.run { try $0.reorg(depth: 1, requeueTransactions: true, now: now) }
+        let operations = store.batches.flatMap(\.operations)
+        #expect(store.batches.count == 1)
+        // Block 30 replaced, the three accounts, their history after block 30, the pool record of the requeued
+        // transaction (put and mined again: deleted) and the head record.
+        #expect(operations.count == 9)
+        #expect(Observed(try open(store).ledger) == Observed(owner.ledger))
+    }
+
+    @Test func readsAndUnpersistedSettingsWriteNothing() throws {
+        let store = FailingStore()
+        var owner = try open(store)
+        store.forgetBatches()
+        _ = owner.perform { $0.blockNumber }
+        _ = owner.perform { $0.snapshot() }
+        owner.perform { $0.increaseTime(60) }
+        owner.perform { $0.setNextBaseFee(Fixtures.gwei) }
+        #expect(store.batches.isEmpty)
+    }
+
+    @Test func snapshotMemoryFollowsChangesAndIsReleasedOnRevert() throws {
+        var ledger = Fixtures.ledger(.manual)
+        let first = ledger.snapshot()
+        let atFirst = Observed(ledger)
+        for _ in 0..<1_500 {
+            _ = ledger.snapshot()
+            _ = try ledger.mine(now: now)
+        }
+        // One journal entry per empty block: nothing is copied per snapshot.
+        #expect(ledger.retainedChanges.snapshots == 1_501)
+        #expect(ledger.retainedChanges.journalEntries == 1_500)
+        #expect(try ledger.revert(to: first))
+        #expect(ledger.retainedChanges.snapshots == 0)
+        #expect(ledger.retainedChanges.journalEntries == 0)
+        #expect(Observed(ledger) == atFirst)
+
+        // The same through an owner, with transactions in the blocks.
+        var owner = try open(InMemoryStore())
+        let start = owner.perform { $0.snapshot() }
+        let atStart = Observed(owner.ledger)
+        for n in 0..<100 {
+            _ = owner.perform { $0.snapshot() }
+            _ = try owner.run { try $0.submit(Signed.transfer(nonce: UInt64(n)), now: now) }
+        }
+        // Per block: the pool insert and removal, three accounts, three history entries and the block.
+        #expect(owner.ledger.retainedChanges.journalEntries == 100 * 9)
+        #expect(try owner.run { try $0.revert(to: start) })
+        #expect(owner.ledger.retainedChanges.snapshots == 0)
+        #expect(owner.ledger.retainedChanges.journalEntries == 0)
+        #expect(Observed(owner.ledger) == atStart)
+    }
+
+    @Test func strayOrShortKeysAreClearErrors() throws {
+        for (key, expected) in [
+            ([UInt8(ascii: "A"), 1, 2, 3], "key 41010203 under tag 'A' is 4 bytes long, expected 21"),
+            ([UInt8(ascii: "B"), 0, 0], "key 420000 under tag 'B' is 3 bytes long, expected 9"),
+            (
+                [UInt8(ascii: "H")] + [UInt8](repeating: 7, count: 20),
+                "key 48\(String(repeating: "07", count: 20)) under tag 'H' is 21 bytes long, expected 29"
+            ),
+            ([UInt8(ascii: "P"), 9], "key 5009 under tag 'P' is 2 bytes long, expected 33"),
+        ] {
+            let store = InMemoryStore()
+            _ = try open(store)
+            try store.put(key, [0xc0])
+            #expect(throws: LedgerError.corruptDataDirectory("data directory is corrupt: " + expected)) {
+                try open(store)
+            }
+        }
+    }
+
+    @Test func recordsWithoutAHeadRecordAreNotOverwritten() throws {
+        let store = InMemoryStore()
+        _ = try open(store)
+        var batch = WriteBatch()
+        batch.delete([UInt8(ascii: "M")])
+        try store.write(batch, sync: false)
+        #expect(
+            throws: LedgerError.corruptDataDirectory(
+                "data directory is inconsistent: it holds chain records but no head record; "
+                    + "refusing to start a new chain over them")
+        ) { try open(store) }
+        #expect(try store.get([UInt8(ascii: "M")]) == nil)
+    }
+
+    @Test func historyStaysInTheStoreAndIsReadThroughABoundedCache() throws {
+        let store = InMemoryStore()
+        func open() throws -> PersistentLedger {
+            try PersistentLedger.open(
+                config: Fixtures.config, genesis: PersistenceTests.genesis, store: store, recentBlocks: 8)
+        }
+        var owner = try open()
+        var hashes: [[UInt8]] = [owner.ledger.head.hash]
+        var transactions: [LedgerTransaction] = []
+        for n in 0..<300 {
+            let tx = Signed.transfer(nonce: UInt64(n))
+            transactions.append(tx)
+            _ = try owner.run { try $0.submit(tx, now: now) }
+            hashes.append(owner.ledger.head.hash)
+        }
+        // Memory holds the recent blocks only; the rest are read back through a bounded cache.
+        #expect(owner.ledger.blocksInMemory <= 17)
+        #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == hashes)
+        #expect(owner.cachedBlockCount == PersistentLedger.cachedBlocks)
+        let (receipt, block) = try #require(owner.ledger.receipt(transactions[3].hash))
+        #expect(block.number == 4)
+        #expect(receipt.transactionHash == transactions[3].hash)
+        #expect(receipt.from == Signed.alice.address)
+        #expect(owner.ledger.transaction(transactions[3].hash)?.1 == TransactionLocation(blockNumber: 4, index: 0))
+        #expect(owner.ledger.block(hash: hashes[10])?.number == 10)
+
+        // A revert over blocks mined after a snapshot, and reorgs deeper than memory.
+        let id = owner.perform { $0.snapshot() }
+        _ = try owner.run { try $0.mine(blocks: 50, now: now) }
+        #expect(try owner.run { try $0.revert(to: id) })
+        #expect(owner.ledger.head.hash == hashes[300])
+        let replaced = try owner.run { try $0.reorg(depth: 100, requeueTransactions: true, now: now) }
+        #expect(replaced.count == 100)
+        #expect(owner.ledger.blockNumber == 300)
+        #expect(owner.ledger.block(number: 200)?.hash == hashes[200])
+        #expect(owner.ledger.block(number: 201)?.hash != hashes[201])
+        #expect(owner.ledger.account(Signed.alice.address).nonce == 300)
+        let afterReorg = (0...300).map { owner.ledger.block(number: UInt64($0))?.hash }
+        let second = owner.perform { $0.snapshot() }
+        _ = try owner.run { try $0.reorg(depth: 150, requeueTransactions: false, now: now) }
+        _ = try owner.run { try $0.mine(blocks: 20, now: now) }
+        #expect(owner.ledger.blockNumber == 320)
+        #expect(try owner.run { try $0.revert(to: second) })
+        #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == afterReorg)
+        #expect(owner.ledger.blocksInMemory <= 17)
+
+        let reopened = try open().ledger
+        #expect(Observed(reopened) == Observed(owner.ledger))
+        #expect(reopened.blocksInMemory == 9)
+        #expect((0...300).map { reopened.block(number: UInt64($0))?.hash } == afterReorg)
+    }
+}
