@@ -120,8 +120,7 @@ let package = Package(
         .target(
             name: "SandnetServer",
             dependencies: [
-                "DevNetwork", "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger",
-                "ICPReplica", "ICPRPC",
+                "DevNetwork", "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica", "ICPRPC",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

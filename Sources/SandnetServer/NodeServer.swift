@@ -1,6 +1,4 @@
-import ByteCoding
 import DevNetwork
-import EthereumTypes
 import Foundation
 import Hummingbird
 import HummingbirdCore
