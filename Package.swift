@@ -15,7 +15,9 @@
 //                       (the Ethereum and ICP wallet targets never depend on each other)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
-//   JSON-RPC and node   JSONRPC, SandnetNode, ICPReplica (no HTTP)
+//   JSON-RPC and nodes  JSONRPC; SandnetNode (the Ethereum node, its RPC methods and faucet);
+//                       ICPReplica (the IC HTTP interface, no JSON-RPC); ICPRPC (sandnet_icp* methods, ICP faucet)
+//   development network DevNetwork                       (node + replica from one configuration, one method table)
 //   server              SandnetServer                    (Hummingbird)
 //   scenarios           ScenarioRunner                   (YAML wallet scenarios; Yams, no HTTP server)
 //   conformance         Conformance                      (official vector suites)
@@ -34,7 +36,7 @@ let package = Package(
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
-        .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode"]),
+        .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode", "DevNetwork"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
@@ -118,7 +120,7 @@ let package = Package(
         .target(
             name: "SandnetServer",
             dependencies: [
-                "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumTypes", "EthereumLedger", "ICPReplica",
+                "DevNetwork", "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica", "ICPRPC",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,8 +140,19 @@ let package = Package(
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "JSONCoding", "JSONRPC",
-                "KeyValueStorage", "HDWallet",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "KeyValueStorage",
+                "HDWallet",
+            ]),
+        // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
+        .target(
+            name: "ICPRPC",
+            dependencies: ["ByteCoding", "ICPIdentity", "ICPLedger", "ICPReplica", "JSONCoding", "JSONRPC"]),
+
+        // MARK: The development network: the Ethereum node + the ICP replica from one configuration (no HTTP)
+        .target(
+            name: "DevNetwork",
+            dependencies: [
+                "SandnetNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerServiceTests",
@@ -149,8 +162,8 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "SandnetNode", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity",
-                "ICPAgent", "ICPReplica", "ICPLedgerService",
+                "EthereumTransactions", "EthereumLedger", "SandnetNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "ICPIdentity", "ICPAgent", "ICPLedgerService",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -166,9 +179,8 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
-                "LevelDBStorage", "SandnetNode", "SandnetServer", "JSONCoding", "JSONRPC", "CandidCoding", "ICPIdentity",
-                "ICPLedger", "ICPLedgerService", "ICPReplica",
-                "ICPAgent", "ScenarioRunner",
+                "LevelDBStorage", "SandnetNode", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -182,8 +194,8 @@ let package = Package(
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
-                "SandnetServer", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
-                "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "SandnetServer", "SandnetNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
+                "ByteCoding", "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
             name: "SandnetNodeTests",
@@ -219,6 +231,14 @@ let package = Package(
                 "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
             ]),
         .testTarget(
+            name: "ICPRPCTests",
+            dependencies: ["ICPRPC", "ICPReplica", "ICPLedgerService", "ICPLedger", "ICPIdentity", "JSONCoding", "JSONRPC"]),
+        .testTarget(
+            name: "DevNetworkTests",
+            dependencies: [
+                "DevNetwork", "SandnetNode", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC", "KeyValueStorage",
+            ]),
+        .testTarget(
             name: "ICPLedgerTests",
             dependencies: [
                 "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "LevelDBStorage", "ByteCoding",
@@ -234,7 +254,7 @@ package.targets.append(contentsOf: [
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "SandnetNode", "EthereumLedger",
-            "ICPReplica", "ICPLedger",
+            "ICPReplica", "ICPLedger", "DevNetwork",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])

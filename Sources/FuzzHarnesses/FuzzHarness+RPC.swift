@@ -1,4 +1,5 @@
 import ByteCoding
+import DevNetwork
 import EthereumLedger
 import EthereumTransactions
 import EthereumTypes
@@ -55,12 +56,15 @@ extension FuzzHarness {
         let replica: Replica
         let node: SandnetNode
         do {
-            (replica, _) = try Replica.development(
-                mnemonic: NodeConfiguration().mnemonic, identities: 0, balance: Tokens(e8s: 0), store: nil,
-                clock: { clock.nanoseconds })
-            node = try SandnetNode(
-                configuration: fuzzNodeConfiguration(), clock: { clock.seconds },
-                additionalMethods: replica.rpcMethods)
+            var icp = DevelopmentNetwork.ICPConfiguration()
+            icp.identities = 0
+            icp.balance = Tokens(e8s: 0)
+            let network = try DevelopmentNetwork(
+                configuration: DevelopmentNetwork.Configuration(ethereum: fuzzNodeConfiguration(), icp: icp), store: nil,
+                clock: { clock.seconds }, icpClock: { clock.nanoseconds })
+            node = network.node
+            guard let icpPart = network.icp else { violated("rpc: the network has its ICP ledger", "") }
+            replica = icpPart.replica
         } catch {
             violated("rpc: the node starts", "\(error)")
         }

@@ -27,9 +27,6 @@ public final class Replica: Sendable {
         /// The id of the one (root) subnet; `/subnet/<id>/public_key` is the root key.
         public var subnetID: Principal = DevelopmentKeys.defaultSubnetID
         public var implementationVersion = "sandnet"
-        /// What one faucet claim mints (100 ICP) and the most a claim may ask for (10,000 ICP).
-        public var faucetE8s: UInt64 = 100 * 100_000_000
-        public var faucetMaxE8s: UInt64 = 10_000 * 100_000_000
 
         public init() {}
     }

@@ -306,7 +306,7 @@ extension SandnetNode {
                     "invalid argument 1: amount \(amount) wei exceeds the faucet payout of \(payout) wei; larger "
                         + "amounts need developer methods (--allow-dev-methods)")
             }
-            return Format.data(try claimFaucet(address: address, amount: amount, clientIP: p.client.address))
+            return Format.data(try faucet.claim(address: address, amount: amount, clientIP: p.client.address))
         }
     }
 

@@ -1,14 +1,17 @@
+import DevNetwork
 import Foundation
 import Hummingbird
+import ICPRPC
 import ICPReplica
 import JSONCoding
-import JSONRPC
 import NIOCore
 
 /// The Internet Computer's HTTP interface (v2, plus the v3/v4 forms newer agents use) and the ICP faucet, served
-/// on the node's port next to JSON-RPC. The routes only move bytes; ``Replica`` does the work.
+/// on the node's port next to JSON-RPC. The routes only move bytes; ``Replica`` and ``ICPFaucet`` do the work.
 extension NodeServer {
-    func addICPRoutes(to router: Router<NodeRequestContext>, replica: Replica) {
+    func addICPRoutes(to router: Router<NodeRequestContext>, icp: DevelopmentNetwork.ICP) {
+        let replica = icp.replica
+        let faucet = icp.faucet
         let limit = configuration.maxRequestBytes
         router.get("/api/v2/status") { _, _ in Self.reply(replica.status()) }
         for version in ["v2", "v3"] {
@@ -44,30 +47,8 @@ extension NodeServer {
             guard let body = try? await request.collectBody(upTo: 4_096) else {
                 return Self.message("request body too large", status: .contentTooLarge)
             }
-            guard let json = try? JSON.parse(Array(buffer: body)), case .object(let members) = json,
-                members.allSatisfy({ $0.0 == "account" || $0.0 == "e8s" }), let account = json["account"]?.stringValue
-            else {
-                return Self.message(
-                    "invalid request body: expected {\"account\": \"<principal | ICRC-1 account | account id>\"}",
-                    status: .badRequest)
-            }
-            var e8s: UInt64?
-            if let amount = json["e8s"] {
-                guard case .number(let text) = amount, let n = UInt64(text) else {
-                    return Self.message("e8s must be a whole number", status: .badRequest)
-                }
-                e8s = n
-            }
-            do {
-                let result = try replica.faucet(account: account, e8s: e8s)
-                return Self.json(
-                    JSON.object([
-                        ("account", .string(result.account.hex)), ("blockIndex", .int(result.blockIndex)),
-                        ("e8s", .string(String(result.e8s))),
-                    ]).bytes, status: .ok)
-            } catch {
-                return Self.message("\(error)", status: .badRequest)
-            }
+            let reply = faucet.claim(httpBody: Array(buffer: body))
+            return Self.json(reply.body.bytes, status: HTTPResponse.Status(code: reply.status))
         }
     }
 

@@ -1,5 +1,4 @@
-import ByteCoding
-import EthereumTypes
+import DevNetwork
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -46,12 +45,14 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 }
 
-/// Serves a ``SandnetNode`` over HTTP and WebSocket on one port (as Anvil does): JSON-RPC at `/`, WebSocket
-/// upgrade at `/` and `/ws`, the faucet API at `/api/claim` and `/api/info`, a faucet page at `/faucet`.
+/// Serves a ``DevelopmentNetwork`` over HTTP and WebSocket on one port (as Anvil does): JSON-RPC at `/`, WebSocket
+/// upgrade at `/` and `/ws`, the faucet API at `/api/claim` and `/api/info`, a faucet page at `/faucet`, and the ICP
+/// ledger on the IC HTTP interface paths with its faucet at `/api/icp/claim`.
 public final class NodeServer: Sendable {
-    public let node: SandnetNode
+    public let network: DevelopmentNetwork
+    public var node: SandnetNode { network.node }
     /// The ICP development replica served on the IC HTTP interface paths (`/api/v2/…`), if any.
-    public let replica: Replica?
+    public var replica: Replica? { network.icp?.replica }
     public let configuration: ServerConfiguration
     let logger: Logger
     let boundPort = PortState()
@@ -60,15 +61,20 @@ public final class NodeServer: Sendable {
     let portReady = AsyncStream<Int>.makeStream()
 
     public init(
-        node: SandnetNode, replica: Replica? = nil, configuration: ServerConfiguration = ServerConfiguration(),
-        logger: Logger? = nil
+        network: DevelopmentNetwork, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil
     ) {
-        self.node = node
-        self.replica = replica
+        self.network = network
         self.configuration = configuration
         var l = logger ?? Logger(label: "sandnet")
         if logger == nil { l.logLevel = .warning }
         self.logger = l
+    }
+
+    /// Serves `node` alone, with no ICP ledger.
+    public convenience init(
+        node: SandnetNode, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil
+    ) {
+        self.init(network: DevelopmentNetwork(node: node), configuration: configuration, logger: logger)
     }
 
     /// Connections open right now.
@@ -90,7 +96,7 @@ public final class NodeServer: Sendable {
             router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .contentType, .origin, .authorization], allowMethods: [.get, .post, .options]))
         }
         let node = self.node
-        var dispatcher = node.dispatcher
+        var dispatcher = network.dispatcher
         dispatcher.batchLimit = configuration.batchLimit
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
@@ -134,32 +140,17 @@ public final class NodeServer: Sendable {
             case .malformed(let reason):
                 return Self.message("malformed HTTP body (\(reason))", status: .badRequest)
             }
-            guard let json = try? JSON.parse(Array(buffer: body)), case .object(let members) = json,
-                members.allSatisfy({ $0.0 == "address" }), let text = json["address"]?.stringValue
-            else {
-                return Self.message("invalid request body: expected {\"address\": \"0x…\"}", status: .badRequest)
-            }
-            guard let address = try? Address(parsing: text) else {
-                return Self.message("invalid address", status: .badRequest)
-            }
-            let ip = context.remoteAddress?.ipAddress
-            do {
-                let hash = try node.claimFaucet(address: address, clientIP: ip)
-                return Self.message("Txhash: \(Hex.encodePrefixed(hash))", status: .ok)
-            } catch let error as FaucetError {
-                var response = Self.message(error.message, status: HTTPResponse.Status(code: error.httpStatus))
-                if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
-                return response
-            } catch {
-                return Self.message("Transaction failed: \(error)", status: .internalServerError)
-            }
+            let reply = node.faucet.claim(httpBody: Array(buffer: body), clientIP: context.remoteAddress?.ipAddress)
+            var response = Self.json(reply.body.bytes, status: HTTPResponse.Status(code: reply.status))
+            if let wait = reply.retryAfter { response.headers[.retryAfter] = String(wait) }
+            return response
         }
-        router.get("/api/info") { _, _ in Self.json(node.faucetInfo.bytes, status: .ok) }
-        if let replica { addICPRoutes(to: router, replica: replica) }
+        router.get("/api/info") { _, _ in Self.json(node.faucet.info.bytes, status: .ok) }
+        if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucetInfo))))
+                body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucet.info))))
         }
         let wsLimit = configuration.maxWebSocketMessageBytes
         let queueLimits = OutboundQueue.Limits(

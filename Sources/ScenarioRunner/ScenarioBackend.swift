@@ -1,9 +1,10 @@
+import DevNetwork
 import EthereumLedger
 import EthereumTypes
 import Foundation
 import ICPAgent
 import ICPIdentity
-import ICPReplica
+import ICPLedgerService
 import JSONCoding
 import JSONRPC
 import SandnetNode
@@ -48,12 +49,11 @@ public struct BackendError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// A fresh ``SandnetNode`` for one scenario, called through its method table with no transport, on a clock
+/// A fresh ``DevelopmentNetwork`` for one scenario, called through its method table with no transport, on a clock
 /// that moves only when the scenario says so: the same file and seed give the same chain.
 public final class InProcessBackend: ScenarioBackend {
-    public let node: SandnetNode
-    /// The ICP ledger next to the chain, on its own clock (moved by `icpAdvanceTime`).
-    public let replica: Replica
+    /// The node and, next to the chain, the ICP ledger on its own clock (moved by `icpAdvanceTime`).
+    public let network: DevelopmentNetwork
     let clock: ManualClock
 
     public var label: String { "in-process" }
@@ -67,12 +67,15 @@ public final class InProcessBackend: ScenarioBackend {
         let clock = ManualClock(start: configuration.chain.genesisTimestamp + 12)
         self.clock = clock
         let icpStart = (configuration.chain.genesisTimestamp + 12) * 1_000_000_000
-        (replica, _) = try Replica.development(
-            mnemonic: configuration.mnemonic, identities: 0, balance: .init(e8s: 0), store: nil, clock: { icpStart })
-        node = try SandnetNode(configuration: configuration, clock: { clock.now }, additionalMethods: replica.rpcMethods)
+        var icp = DevelopmentNetwork.ICPConfiguration()
+        icp.identities = 0
+        icp.balance = .init(e8s: 0)
+        network = try DevelopmentNetwork(
+            configuration: .init(ethereum: configuration, icp: icp), clock: { clock.now }, icpClock: { icpStart })
     }
 
     public func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply {
+        guard let replica = network.icp?.replica else { throw ICPUnavailable("\(label) has no ICP ledger") }
         switch replica.call(method: method, arg: arg, caller: identity.principal, kind: query ? .query : .update) {
         case .reply(let bytes): return .replied(bytes)
         case .reject(let code, let message, let errorCode): return .rejected(code: code.rawValue, message: message, errorCode: errorCode)
@@ -88,7 +91,7 @@ public final class InProcessBackend: ScenarioBackend {
         let request = JSON.object([
             ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string(method)), ("params", .array(params)),
         ])
-        guard let response = node.dispatcher.handle(request: request) else { throw BackendError("no response") }
+        guard let response = network.dispatcher.handle(request: request) else { throw BackendError("no response") }
         return try Self.unwrap(response)
     }
 
@@ -204,8 +207,8 @@ public final class HTTPBackend: ScenarioBackend {
         do {
             return
                 query
-                ? try await agent.query(canister: Replica.ledgerCanisterID, method: method, arg: arg)
-                : try await agent.update(canister: Replica.ledgerCanisterID, method: method, arg: arg)
+                ? try await agent.query(canister: LedgerService.canisterID, method: method, arg: arg)
+                : try await agent.update(canister: LedgerService.canisterID, method: method, arg: arg)
         } catch let error as AgentError {
             throw BackendError("\(url.absoluteString) (IC HTTP interface): \(error.message)")
         }

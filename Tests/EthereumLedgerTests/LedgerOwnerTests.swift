@@ -152,7 +152,7 @@ struct Observed: Equatable {
         store.forgetBatches()
         _ = owner.perform { $0.blockNumber }
         _ = owner.perform { $0.snapshot() }
-        owner.perform { $0.increaseTime(60) }
+        try owner.perform { try $0.increaseTime(60) }
         owner.perform { $0.setNextBaseFee(Fixtures.gwei) }
         #expect(store.batches.isEmpty)
     }

@@ -1,7 +1,5 @@
 import ByteCoding
 import CBORCoding
-import JSONCoding
-import JSONRPC
 import CryptoCore
 import ICPAgent
 import ICPIdentity
@@ -321,47 +319,5 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
             #expect(hashTree.lookup([Array(label.utf8), [1]]) == .found(Array(label.utf8)))
         }
         #expect(hashTree.lookup([Array("b".utf8)]) == .absent)
-    }
-}
-
-@Suite struct ReplicaFaucetTests {
-    func call(_ replica: Replica, _ method: String, _ params: [JSON]) throws -> JSON {
-        let handler = try #require(replica.rpcMethods[method])
-        return try handler(RPCParams(params))
-    }
-
-    @Test func faucetMintsToAnyAccountFormAndRefusesGarbage() throws {
-        let fixture = try ReplicaFixture()
-        let replica = fixture.replica
-        let minted = try call(replica, "sandnet_icpFaucet", [.string("2vxsx-fae"), .string("5")])
-        #expect(minted["account"]?.stringValue == "1c7a48ba6a562aa9eaa2481a9049cdf0433b9738c992d698c31d8abf89cadc79")
-        #expect(try call(replica, "sandnet_icpBalance", [.string(minted["account"]!.stringValue!)]) == .string("5"))
-        let bad: [(String, [JSON], String)] = [
-            ("sandnet_icpFaucet", [.string("not-an-account")], "invalid account 'not-an-account'"),
-            ("sandnet_icpFaucet", [.number("7")], "account must be a string"),
-            ("sandnet_icpFaucet", [.string("2vxsx-fae"), .string("-1")], "amount must be a whole number of e8s"),
-            ("sandnet_icpFaucet", [.string("2vxsx-fae"), .string("0")], "amount must be between 1 and"),
-            ("sandnet_icpFaucet", [.string("2vxsx-fae"), .string("1"), .string("x")], "too many arguments, want at most 2"),
-            ("sandnet_icpBalance", [.string("zz")], "invalid account 'zz'"),
-            ("sandnet_icpIncreaseTime", [.string("forever")], "seconds must be a whole number"),
-            ("sandnet_icpInfo", [.string("x")], "too many arguments, want at most 0"),
-        ]
-        for (method, params, fragment) in bad {
-            do {
-                _ = try call(replica, method, params)
-                Issue.record("\(method) \(params) was accepted")
-            } catch let error as RPCError {
-                #expect(error.code == -32602, "\(method): \(error)")
-                #expect(error.message.contains(fragment), "\(method): \(error.message)")
-            }
-        }
-    }
-
-    @Test func increaseTimeMovesTheLedgerClockOnly() throws {
-        let fixture = try ReplicaFixture()
-        let before = fixture.replica.now
-        #expect(try call(fixture.replica, "sandnet_icpIncreaseTime", [.number("90000")]) == .number("90000"))
-        #expect(fixture.replica.now == before)
-        #expect(fixture.replica.ledgerNow == before + 90_000 * 1_000_000_000)
     }
 }

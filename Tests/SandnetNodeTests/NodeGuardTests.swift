@@ -170,7 +170,7 @@ import Testing
             {"accounts": {"\(dev)": {"balance": "0x0", "nonce": "0x5"}, "\(Self.fresh)": {"balance": "\(Self.max256)"}}}
             """
         #expect(
-            throws: LedgerError.invalidRequest(
+            throws: LedgerError.valueOutOfRange(
                 "state dump balances are too large: the total supply would exceed 2^256-1 wei")
         ) {
             try node.loadState(Array(dump.utf8))
@@ -191,7 +191,7 @@ import Testing
     }
 
     @Test func genesisBalancesMustFitTheSupply() {
-        #expect(throws: LedgerError.invalidRequest("genesis balances total more than 2^256-1 wei")) {
+        #expect(throws: LedgerError.valueOutOfRange("genesis balances total more than 2^256-1 wei")) {
             _ = try makeNode { $0.accountBalance = .max }
         }
     }

@@ -67,17 +67,17 @@ extension SandnetNode {
     @Test func faucetRateLimit() throws {
         let (node, clock) = try makeNode { $0.faucetCooldown = 86_400 }
         let target = try Address(parsing: "0x000000000000000000000000000000000000dEaD")
-        _ = try node.claimFaucet(address: target, clientIP: "10.0.0.1")
+        _ = try node.faucet.claim(address: target, clientIP: "10.0.0.1")
         #expect(try node.call("eth_getBalance", [.string(target.lowercased)]) == .string("0xde0b6b3a7640000"))
-        #expect(throws: FaucetError.self) { try node.claimFaucet(address: target, clientIP: "10.0.0.2") }
+        #expect(throws: FaucetError.self) { try node.faucet.claim(address: target, clientIP: "10.0.0.2") }
         do {
-            _ = try node.claimFaucet(address: try Address(parsing: "0x000000000000000000000000000000000000bEEF"), clientIP: "10.0.0.1")
+            _ = try node.faucet.claim(address: try Address(parsing: "0x000000000000000000000000000000000000bEEF"), clientIP: "10.0.0.1")
             Issue.record("expected the IP limit")
         } catch let error as FaucetError {
             #expect(error.httpStatus == 429)
             #expect(error.message == "You have exceeded the rate limit. Please wait 24h0m0s before you try again")
         }
         clock.advance(86_400)
-        _ = try node.claimFaucet(address: target, clientIP: "10.0.0.1")
+        _ = try node.faucet.claim(address: target, clientIP: "10.0.0.1")
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import ICPAgent
 import ICPIdentity
 import ICPLedgerService
-import ICPReplica
+import ICPRPC
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -88,7 +88,7 @@ struct ICPBalanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let identifier: AccountIdentifier
-        do { identifier = try Replica.parseAccount(account) } catch { throw CLIError("\(error)") }
+        do { identifier = try ICPFaucet.parseAccount(account) } catch { throw CLIError("\(error)") }
         let client = try ICPLedgerClient(url: url, identity: nil)
         let reply = try await client.call(
             "account_balance", "(record { account = \(CandidValue.blobLiteral(identifier.bytes)) })", update: false)

@@ -1,12 +1,12 @@
 import ArgumentParser
 import ByteCoding
+import DevNetwork
 import EthereumLedger
 import EthereumTypes
 import Foundation
 import ICPIdentity
 import ICPLedger
 import ICPLedgerService
-import ICPReplica
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
@@ -162,34 +162,27 @@ struct NodeCommand: AsyncParsableCommand {
                 throw CLIError("cannot open data directory \(dataDir): \(error)")
             }
         }
-        var replica: Replica?
-        var icpIdentities: [KeyIdentity] = []
+        var icp: DevelopmentNetwork.ICPConfiguration?
         if !noIcp {
-            var replicaConfiguration = Replica.Configuration()
-            replicaConfiguration.faucetE8s = try ICPAmount.parse(icpFaucetAmount, flag: "--icp-faucet-amount")
-            do {
-                (replica, icpIdentities) = try Replica.development(
-                    mnemonic: mnemonic, identities: min(accounts, 100),
-                    balance: Tokens(e8s: try ICPAmount.parse(icpBalance, flag: "--icp-balance")),
-                    fee: Tokens(e8s: icpFee), store: store, configuration: replicaConfiguration,
-                    clock: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) })
-            } catch let error as CLIError {
-                throw error
-            } catch {
-                throw CLIError("cannot start the ICP ledger: \(error)")
-            }
+            var settings = DevelopmentNetwork.ICPConfiguration()
+            settings.faucet.payoutE8s = try ICPAmount.parse(icpFaucetAmount, flag: "--icp-faucet-amount")
+            settings.identities = min(accounts, 100)
+            settings.balance = Tokens(e8s: try ICPAmount.parse(icpBalance, flag: "--icp-balance"))
+            settings.fee = Tokens(e8s: icpFee)
+            icp = settings
         }
-        let node: SandnetNode
+        let network: DevelopmentNetwork
         do {
-            node = try SandnetNode(configuration: config, store: store, additionalMethods: replica?.rpcMethods ?? [:])
+            network = try DevelopmentNetwork(configuration: .init(ethereum: config, icp: icp), store: store)
         } catch {
             throw CLIError("\(error)")
         }
+        let node = network.node
         if let loadState {
             guard let data = FileManager.default.contents(atPath: loadState) else { throw CLIError("cannot read \(loadState)") }
             // Through anvil_loadState, so the file gets exactly the checks a client's dump gets; a refusal stops the
             // node before it binds (it used to be dropped, leaving a node without the state it was asked to load).
-            let reply = node.dispatcher.handle(
+            let reply = network.dispatcher.handle(
                 request: JSON.object([
                     ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
                     ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
@@ -213,12 +206,12 @@ struct NodeCommand: AsyncParsableCommand {
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
-        let app = NodeServer(node: node, replica: replica, configuration: server, logger: logger)
+        let app = NodeServer(network: network, configuration: server, logger: logger)
         let banner = Task { [silent, jsonLog, inMemory, dataDir] in
             guard let bound = await app.waitUntilListening(), !silent else { return }
             print(
                 StartupBanner.render(
-                    node: node, icp: icpIdentities, icpEnabled: replica != nil, host: host, port: bound,
+                    node: node, icp: network.icp?.identities ?? [], icpEnabled: network.icp != nil, host: host, port: bound,
                     dataDir: inMemory ? nil : dataDir, json: jsonLog))
             fflush(nil)
         }

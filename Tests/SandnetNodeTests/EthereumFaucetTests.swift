@@ -1,0 +1,94 @@
+import EthereumTypes
+import JSONCoding
+import JSONRPC
+import SandnetNode
+import Testing
+
+/// The Ethereum faucet's rules live in ``EthereumFaucet``: `sandnet_faucet` and `POST /api/claim` (its
+/// ``EthereumFaucet/claim(httpBody:clientIP:)``) share the payout, the cooldowns and the dry check, with eth-faucet's
+/// texts.
+@Suite struct EthereumFaucetTests {
+    static let dead = "0x000000000000000000000000000000000000dead"
+
+    @Test func httpClaimsAnswerInEthFaucetsShape() throws {
+        let (node, clock) = try makeNode { $0.faucetCooldown = 90 }
+        let faucet = node.faucet
+        let ok = faucet.claim(httpBody: Array(#"{"address":"\#(Self.dead)"}"#.utf8), clientIP: "10.0.0.1")
+        #expect(ok.status == 200)
+        #expect(ok.retryAfter == nil)
+        let message = try #require(ok.body["msg"]?.stringValue)
+        #expect(message.hasPrefix("Txhash: 0x") && message.count == "Txhash: 0x".count + 64)
+        let hash = String(message.dropFirst("Txhash: ".count))
+        #expect(
+            try node.call("eth_getTransactionByHash", [.string(hash)])["from"] == .string(node.faucetAddress.lowercased)
+        )
+        #expect(try node.call("eth_getBalance", [.string(Self.dead)]) == .string("0xde0b6b3a7640000"))
+
+        let refusals: [(String, Int, String)] = [
+            ("{", 400, "invalid request body: expected {\"address\": \"0x…\"}"),
+            (#"{"address":"\#(Self.dead)","x":1}"#, 400, "invalid request body: expected {\"address\": \"0x…\"}"),
+            (#"{"address":7}"#, 400, "invalid request body: expected {\"address\": \"0x…\"}"),
+            (#"{"address":"0x1234"}"#, 400, "invalid address"),
+            (
+                #"{"address":"\#(Self.dead)"}"#, 429,
+                "You have exceeded the rate limit. Please wait 1m30s before you try again"
+            ),
+        ]
+        for (body, status, text) in refusals {
+            let reply = faucet.claim(httpBody: Array(body.utf8), clientIP: "10.0.0.2")
+            #expect(reply.status == status, "\(body)")
+            #expect(reply.body == .object([("msg", .string(text))]), "\(body)")
+        }
+        // The per-IP cooldown: another address from the same client waits as long.
+        clock.advance(30)
+        let sameIP = faucet.claim(
+            httpBody: Array(#"{"address":"0x000000000000000000000000000000000000beef"}"#.utf8), clientIP: "10.0.0.1")
+        #expect(sameIP.status == 429)
+        #expect(sameIP.retryAfter == 60)
+        #expect(
+            sameIP.body["msg"] == .string("You have exceeded the rate limit. Please wait 1m0s before you try again"))
+    }
+
+    @Test func theRPCMethodAndTheHTTPRouteShareTheCooldown() throws {
+        let (node, _) = try makeNode { $0.faucetCooldown = 3_600 }
+        _ = try node.call("sandnet_faucet", [.string(Self.dead)])
+        let reply = node.faucet.claim(httpBody: Array(#"{"address":"\#(Self.dead)"}"#.utf8), clientIP: nil)
+        #expect(reply.status == 429)
+        #expect(reply.retryAfter == 3_600)
+        #expect(
+            reply.body["msg"] == .string("You have exceeded the rate limit. Please wait 1h0m0s before you try again"))
+        do {
+            _ = try node.call("sandnet_faucet", [.string(Self.dead)])
+            Issue.record("a second claim within the cooldown was accepted")
+        } catch let error as RPCError {
+            #expect(error.code == -32005)
+            #expect(error.message == "You have exceeded the rate limit. Please wait 1h0m0s before you try again")
+        }
+    }
+
+    @Test func aDryFaucetAnswers500() throws {
+        let (node, _) = try makeNode {
+            $0.faucetBalance = UInt256(1_000 as UInt64)
+            $0.chain.genesisBaseFee = UInt256(7 as UInt64)
+        }
+        let reply = node.faucet.claim(httpBody: Array(#"{"address":"\#(Self.dead)"}"#.utf8), clientIP: nil)
+        #expect(reply.status == 500)
+        // 1 ETH plus 21,000 gas at twice the next base fee (7 wei) plus the idle tip (1 gwei).
+        #expect(
+            reply.body["msg"]
+                == .string(
+                    "Transaction failed: the faucet has run dry (balance 1000 wei, claim needs 1000021000000294000 wei)"
+                ))
+        #expect(reply.retryAfter == nil)
+    }
+
+    @Test func infoIsEthFaucetsShape() throws {
+        let (node, _) = try makeNode { $0.faucetAmount = UInt256(500_000_000_000_000_000 as UInt64) }
+        #expect(
+            node.faucet.info
+                == .object([
+                    ("account", .string(node.faucetAddress.checksummed)), ("network", .string("sepolia")),
+                    ("payout", .string("0.5")), ("symbol", .string("ETH")),
+                ]))
+    }
+}
