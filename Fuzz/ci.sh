@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CI fuzzing step: build the libFuzzer binary once and run every target for a fixed amount of work, the same on
-# every machine: ${FUZZ_RUNS:-400000} executions per target (a tenth for the slow scenario and rpc targets, half for
-# mnemonic and jsonrpc), a fixed seed (-seed=1), Swift's deterministic hashing, and a fresh corpus seeded only from
+# every machine: ${FUZZ_RUNS:-400000} executions per target (a tenth for the slow scenario target, a fortieth for rpc,
+# half for mnemonic and jsonrpc), a fixed seed (-seed=1), Swift's deterministic hashing, and a fresh corpus seeded only from
 # committed seeds, the official vectors and the reproducers. So a machine's speed or load changes how long the step
 # takes, never what it explores or its verdict. Fails if any target finds a crash, a violated round-trip property or
 # an OOM (> 2 GiB); the per-input timeout is only a hang guard (300 s). The input is then in Fuzz/Crashes/TARGET/

@@ -88,7 +88,8 @@ fi
 # 2-core machine: the scenario and rpc targets run whole documents or call sequences per input).
 runs_for() {
     case "$1" in
-        scenario | rpc) echo $((FUZZ_RUNS / 10)) ;;
+        rpc) echo $((FUZZ_RUNS / 40)) ;;
+        scenario) echo $((FUZZ_RUNS / 10)) ;;
         mnemonic | jsonrpc) echo $((FUZZ_RUNS / 2)) ;;
         *) echo "$FUZZ_RUNS" ;;
     esac
