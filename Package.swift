@@ -221,7 +221,7 @@ let package = Package(
             name: "EthereumTransactionsTests",
             dependencies: [
                 "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
-                "HDWallet",
+                "HDWallet", "JSONCoding",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(name: "ICPIdentityTests", dependencies: ["ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding"]),

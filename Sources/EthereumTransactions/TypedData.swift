@@ -1,6 +1,6 @@
 import CryptoCore
 import EthereumTypes
-import Foundation
+import JSONCoding
 import KeccakHashing
 
 /// EIP-712 typed structured data: the `eth_signTypedData_v4` document and its hashing.
@@ -11,7 +11,7 @@ import KeccakHashing
 /// any member type, as the EIP and MetaMask's v4 encoder do.
 public struct TypedData: Sendable, Hashable {
     /// One member of a struct type.
-    public struct Member: Sendable, Hashable, Decodable {
+    public struct Member: Sendable, Hashable {
         public var name: String
         public var type: String
 
@@ -23,21 +23,14 @@ public struct TypedData: Sendable, Hashable {
 
     public var types: [String: [Member]]
     public var primaryType: String
-    public var domain: TypedDataValue
-    public var message: TypedDataValue
+    public var domain: JSON
+    public var message: JSON
 
-    public init(types: [String: [Member]], primaryType: String, domain: TypedDataValue, message: TypedDataValue) {
+    public init(types: [String: [Member]], primaryType: String, domain: JSON, message: JSON) {
         self.types = types
         self.primaryType = primaryType
         self.domain = domain
         self.message = message
-    }
-
-    private struct Document: Decodable {
-        var types: [String: [Member]]
-        var primaryType: String
-        var domain: TypedDataValue
-        var message: TypedDataValue
     }
 
     /// Most struct types a document may declare. Hashing walks the types a struct references for every struct
@@ -46,19 +39,52 @@ public struct TypedData: Sendable, Hashable {
     /// Longest member type name (`Person[][3]` is 11): array suffixes are parsed once per value.
     public static let maxTypeNameLength = 1_024
 
-    /// Parses the JSON document `{"types": …, "primaryType": …, "domain": …, "message": …}`.
+    /// Parses the JSON document `{"types": …, "primaryType": …, "domain": …, "message": …}` with the package's one
+    /// JSON reader: numbers keep their exact text (a uint256 written as a JSON number is not rounded through a
+    /// `Double`).
     /// - Throws: ``TypedDataError/Kind/invalidDocument(_:)``, also when the document exceeds ``maxTypes`` or
     ///   ``maxTypeNameLength``.
     public init(json: [UInt8]) throws(TypedDataError) {
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: Data(json))
-        } catch {
-            throw TypedDataError(.invalidDocument(Self.describe(error)), at: "$")
+        let document: JSON
+        do { document = try JSON.parse(json) } catch { throw TypedDataError(.invalidDocument("not valid JSON"), at: "$") }
+        try self.init(document: document)
+    }
+
+    /// Reads an already parsed document (what `eth_signTypedData_v4` receives as a JSON-RPC parameter).
+    /// - Throws: ``TypedDataError/Kind/invalidDocument(_:)`` for a missing or mistyped field, or a document over
+    ///   the limits.
+    public init(document: JSON) throws(TypedDataError) {
+        func field(_ name: String) throws(TypedDataError) -> JSON {
+            guard case .object = document else { throw TypedDataError(.invalidDocument("unexpected value at ''"), at: "$") }
+            guard let value = document[name] else { throw TypedDataError(.invalidDocument("missing '\(name)'"), at: "$") }
+            return value
         }
-        self.init(
-            types: document.types, primaryType: document.primaryType, domain: document.domain,
-            message: document.message)
+        guard case .object(let typeList) = try field("types") else {
+            throw TypedDataError(.invalidDocument("unexpected value at 'types'"), at: "$")
+        }
+        guard typeList.count <= Self.maxTypes else {
+            throw TypedDataError(
+                .invalidDocument("\(typeList.count) types declared, at most \(Self.maxTypes) are supported"), at: "types")
+        }
+        var types: [String: [Member]] = [:]
+        for (name, list) in typeList {
+            guard case .array(let entries) = list else {
+                throw TypedDataError(.invalidDocument("unexpected value at 'types.\(name)'"), at: "$")
+            }
+            var members: [Member] = []
+            members.reserveCapacity(entries.count)
+            for (index, entry) in entries.enumerated() {
+                guard case .string(let memberName)? = entry["name"], case .string(let memberType)? = entry["type"] else {
+                    throw TypedDataError(.invalidDocument("unexpected value at 'types.\(name).\(index)'"), at: "$")
+                }
+                members.append(Member(name: memberName, type: memberType))
+            }
+            types[name] = members
+        }
+        guard case .string(let primaryType) = try field("primaryType") else {
+            throw TypedDataError(.invalidDocument("unexpected value at 'primaryType'"), at: "$")
+        }
+        self.init(types: types, primaryType: primaryType, domain: try field("domain"), message: try field("message"))
         try checkLimits()
     }
 
@@ -75,17 +101,6 @@ public struct TypedData: Sendable, Hashable {
                         "a member type name of \(member.type.utf8.count) bytes, at most \(Self.maxTypeNameLength) are supported"),
                     at: "types.\(name).\(member.name)")
             }
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): return "missing '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "unexpected value at '\(path)'"
-        case DecodingError.dataCorrupted: return "not valid JSON"
-        default: return "\(error)"
         }
     }
 
@@ -157,17 +172,17 @@ public struct TypedData: Sendable, Hashable {
     // MARK: Hashing
 
     /// keccak256(typeHash ‖ encodeData(value)).
-    public func hashStruct(_ type: String, _ value: TypedDataValue, path: String) throws(TypedDataError) -> [UInt8] {
+    public func hashStruct(_ type: String, _ value: JSON, path: String) throws(TypedDataError) -> [UInt8] {
         var typeHashes: [String: [UInt8]] = [:]
         return try hashStruct(type, value, path: path, typeHashes: &typeHashes)
     }
 
     /// As ``hashStruct(_:_:path:)``, with each struct type's hash computed once per document (`typeHashes`).
     func hashStruct(
-        _ type: String, _ value: TypedDataValue, path: String, typeHashes: inout [String: [UInt8]]
+        _ type: String, _ value: JSON, path: String, typeHashes: inout [String: [UInt8]]
     ) throws(TypedDataError) -> [UInt8] {
         guard let members = members(of: type) else { throw TypedDataError(.unknownType(type), at: path) }
-        guard case .object(let fields) = value else {
+        guard case .object = value, let fields = value.dictionary else {
             throw TypedDataError(.invalidValue(type: type, reason: "expected an object"), at: path)
         }
         var encoded: [UInt8]
@@ -188,7 +203,7 @@ public struct TypedData: Sendable, Hashable {
 
     /// The 32-byte `encodeData` word of one member value.
     func encodeValue(
-        _ type: String, _ value: TypedDataValue, path: String, typeHashes: inout [String: [UInt8]]
+        _ type: String, _ value: JSON, path: String, typeHashes: inout [String: [UInt8]]
     ) throws(TypedDataError) -> [UInt8] {
         if type.hasSuffix("]"), let open = type.lastIndex(of: "[") {
             let element = String(type[..<open])

@@ -1,10 +1,11 @@
 import EthereumTypes
+import JSONCoding
 import KeccakHashing
 
 /// Encoding of EIP-712 atomic (`address`, `bool`, `uintN`, `intN`, `bytesN`) and dynamic (`bytes`, `string`)
 /// member values into one 32-byte word.
 enum TypedDataAtom {
-    static func encode(_ type: String, _ value: TypedDataValue, path: String) throws(TypedDataError) -> [UInt8] {
+    static func encode(_ type: String, _ value: JSON, path: String) throws(TypedDataError) -> [UInt8] {
         func invalid(_ reason: String) -> TypedDataError {
             TypedDataError(.invalidValue(type: type, reason: reason), at: path)
         }
@@ -90,7 +91,7 @@ enum TypedDataAtom {
     }
 
     /// A JSON number or a decimal / `0x` hex string, as sign and magnitude.
-    static func integer(_ value: TypedDataValue, invalid: (String) -> TypedDataError) throws(TypedDataError)
+    static func integer(_ value: JSON, invalid: (String) -> TypedDataError) throws(TypedDataError)
         -> (negative: Bool, magnitude: UInt256)
     {
         let text: String

@@ -1,5 +1,5 @@
 /// A JSON value. Numbers keep their source text so that large integers and exact decimals survive.
-public enum JSON: Sendable, Equatable {
+public enum JSON: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(String)
@@ -17,6 +17,22 @@ public enum JSON: Sendable, Equatable {
         case (.object(let x), .object(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let items): hasher.combine(items)
+        case .object(let members):
+            hasher.combine(members.count)
+            for (key, value) in members {
+                hasher.combine(key)
+                hasher.combine(value)
+            }
         }
     }
 

@@ -139,11 +139,16 @@ extension SandnetNode {
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
             guard let raw = p[1] else { throw RPCError.invalidParams("missing value for required argument 1") }
-            let json: [UInt8]
-            if case .string(let text) = raw { json = Array(text.utf8) } else { json = raw.bytes }
             guard let key = keys[address] else { throw RPCError.server("unknown account") }
             do {
-                let typed = try TypedData(json: json)
+                // A JSON text (what most clients send) is parsed once; a JSON object is read as it arrived, with
+                // its exact numbers: no printing and re-parsing under other number rules.
+                let typed: TypedData
+                if case .string(let text) = raw {
+                    typed = try TypedData(json: Array(text.utf8))
+                } else {
+                    typed = try TypedData(document: raw)
+                }
                 return Format.data(try typed.sign(privateKey: key).bytes)
             } catch {
                 throw RPCError.invalidParams("invalid argument 1: \(error)")

@@ -1,5 +1,6 @@
 import ByteCoding
 import EthereumTransactions
+import JSONCoding
 import EthereumTypes
 import KeccakHashing
 import Testing
@@ -159,24 +160,40 @@ import Testing
         #expect(
             failure { $0.types["Mail"]![2].type = "strin" }
                 == TypedDataError(.unknownType("strin"), at: "Mail.contents"))
-        #expect(failure { $0.message = .object(["from": $0.message["from"]!]) }?.kind == .missingField("to"))
+        #expect(failure { $0.message = .object([("from", $0.message["from"]!)]) }?.kind == .missingField("to"))
         #expect(failure { $0.types["Person"]![1].type = "uint8" }?.path == "message.from.wallet")
         #expect(
             failure {
                 $0.domain = .object([
-                    "name": .string("x"), "version": .string("1"), "chainId": .number("-1"),
-                    "verifyingContract": .string("0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"),
+                    ("name", .string("x")), ("version", .string("1")), ("chainId", .number("-1")),
+                    ("verifyingContract", .string("0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC")),
                 ])
             }?
             .kind == .invalidValue(type: "uint256", reason: "negative value for an unsigned type"))
         #expect(throws: TypedDataError.self) { try TypedData(json: Array("{\"types\": {}}".utf8)) }
     }
 
+    /// Numbers keep their exact text: a uint256 written as a JSON number above 2^64 hashes as the same value written
+    /// as a string (it used to be read through a Double, rounded to 1.1805916207174113e+21, and refused).
+    @Test func largeJSONNumbersAreExact() throws {
+        func document(_ value: String) -> [UInt8] {
+            Array(
+                """
+                {"types": {"EIP712Domain": [], "T": [{"name": "x", "type": "uint256"}]}, "primaryType": "T",
+                 "domain": {}, "message": {"x": \(value)}}
+                """.utf8)
+        }
+        let number = try TypedData(json: document("1180591620717411303424"))
+        let text = try TypedData(json: document("\"1180591620717411303424\""))
+        #expect(number.message["x"] == .number("1180591620717411303424"))
+        #expect(try number.messageHash() == text.messageHash())
+    }
+
     @Test func atomicEncodings() throws {
-        func word(_ type: String, _ value: TypedDataValue) throws -> String {
+        func word(_ type: String, _ value: JSON) throws -> String {
             let data = TypedData(
-                types: ["T": [TypedData.Member(name: "x", type: type)]], primaryType: "T", domain: .object([:]),
-                message: .object(["x": value]))
+                types: ["T": [TypedData.Member(name: "x", type: type)]], primaryType: "T", domain: .object([]),
+                message: .object([("x", value)]))
             // hashStruct = keccak(typeHash ‖ word): compare against hashing the expected word ourselves.
             return Hex.encode(try data.messageHash())
         }

@@ -1,4 +1,5 @@
 import EthereumTransactions
+import JSONCoding
 import Testing
 
 /// Hostile EIP-712 type graphs: a chain of 10,001 struct types once overflowed the stack.
@@ -7,7 +8,7 @@ import Testing
     static func chain(_ n: Int, last: String = "uint256") -> TypedData {
         var types: [String: [TypedData.Member]] = [:]
         for i in 0..<n { types["T\(i)"] = [TypedData.Member(name: "m", type: i + 1 < n ? "T\(i + 1)" : last)] }
-        return TypedData(types: types, primaryType: "T0", domain: .object([:]), message: .object([:]))
+        return TypedData(types: types, primaryType: "T0", domain: .object([]), message: .object([]))
     }
 
     @Test func typeWalkIsIterative() throws {
