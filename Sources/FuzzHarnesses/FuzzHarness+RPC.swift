@@ -43,7 +43,10 @@ extension FuzzHarness {
         config.snapshotLimit = 8
         config.chain.poolLimitTotal = 48
         config.chain.poolLimitPerSender = 16
-        config.chain.poolByteLimit = 1 << 20
+        // Small size limits, so that the boundaries are crossed with small (fast) payloads.
+        config.chain.poolByteLimit = 32_768
+        config.chain.maxTransactionSize = 4_096
+        config.chain.maxInitCodeSize = 1_024
         config.faucetCooldown = 3_600
         return config
     }
@@ -245,7 +248,7 @@ struct RPCProgram {
         let tip = Self.interestingFee(byte())
         let feeCap = Self.interestingFee(byte())
         let value = Self.interestingFee(byte())
-        let sizes = [0, 1, 32, 1_000, 49_152, 49_153, 131_000, 140_000]
+        let sizes = [0, 1, 32, 1_000, 1_024, 1_025, 3_900, 5_000]
         let size = sizes[Int(byte()) % sizes.count]
         let toChoice = byte() % 3
         let to: Address? =
@@ -330,7 +333,7 @@ struct RPCProgram {
     }
 
     mutating func dataText() -> String {
-        let sizes = [0, 1, 31, 32, 33, 1_000, 49_152, 49_153, 131_072, 200_000]
+        let sizes = [0, 1, 31, 32, 33, 1_000, 1_024, 1_025, 4_096, 8_000]
         let size = sizes[Int(byte()) % sizes.count]
         let fill = byte()
         return Hex.encodePrefixed([UInt8](repeating: fill, count: size))
@@ -358,7 +361,7 @@ struct RPCProgram {
             return .string(tags[Int(byte()) % tags.count])
         case 8: return .string(dataText())
         case 9: return .string(text(maxLength: 200))
-        case 10: return .string(String(repeating: "a", count: [1_000, 100_000, 1_000_000][Int(byte()) % 3]))
+        case 10: return .string(String(repeating: "a", count: [1_000, 20_000][Int(byte()) % 2]))
         case 11:
             guard depth < 4 else { return .null }
             return .array((0..<Int(byte() % 5)).map { _ in value(depth: depth + 1) })
@@ -425,7 +428,8 @@ struct RPCProgram {
     /// An EIP-712 document (as JSON text or as an object) whose types form a chain of generated length, some
     /// with an unknown or recursive member.
     mutating func typedData() -> JSON {
-        let lengths = [1, 2, 10, 999, 1_000, 1_001, 3_000]
+        // Up to one over TypedData.maxTypes (with the domain); long chains cost time in every call that carries them.
+        let lengths = [1, 2, 10, 50, 1_000]
         let chain = lengths[Int(byte()) % lengths.count]
         var types: [(String, JSON)] = [
             ("EIP712Domain", .array([.object([("name", .string("name")), ("type", .string("string"))])]))
@@ -438,7 +442,8 @@ struct RPCProgram {
             types.append(("T\(i)", .array([.object([("name", .string("m")), ("type", .string(next))])])))
         }
         var message = JSON.string("1")
-        for _ in 0..<min(chain, 300) { message = .object([("m", message)]) }
+        // Shallow: each nested struct value costs a walk of its type graph.
+        for _ in 0..<min(chain, 8) { message = .object([("m", message)]) }
         let document = JSON.object([
             ("types", .object(types)), ("primaryType", .string("T0")),
             ("domain", .object([("name", .string("fuzz"))])), ("message", message),

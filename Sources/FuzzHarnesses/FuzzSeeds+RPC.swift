@@ -58,7 +58,8 @@ extension FuzzSeeds {
             ],
             Array(repeating: .call("sandnet_icpIncreaseTime", "[315360000]"), count: 40),
             Array(repeating: .call("evm_snapshot", "[]"), count: 10) + [.call("evm_revert", "[\"0x1\"]")],
-            // Creations with 49,153 and 49,152 bytes of init code (fields: see RPCProgram.sendTransaction).
+            // Creations with 1,025 and 1,024 bytes of init code, over and at the fuzzing limit (fields: see
+            // RPCProgram.sendTransaction).
             [.transaction([0, 0, 4, 2, 3, 0, 5, 0, 0, 1, 2]), .transaction([0, 0, 4, 2, 3, 0, 4, 0, 0, 1, 2])],
             [
                 .call(
@@ -66,7 +67,7 @@ extension FuzzSeeds {
                     "[\"\(dev0)\",\"{\\\"types\\\":{\\\"EIP712Domain\\\":[]},\\\"primaryType\\\":\\\"EIP712Domain\\\",\\\"domain\\\":{},\\\"message\\\":{}}\"]"
                 )
             ],
-            // A plain transfer and a 140,000-byte one (oversized data).
+            // A plain transfer and a 5,000-byte one (oversized data at the fuzzing limit of 4,096).
             [
                 .transaction(Array(repeating: 0, count: 16)), .transaction([1, 0, 4, 2, 3, 0, 7, 1, 1, 1, 2]),
                 .call("txpool_content", "[]"), .call("txpool_inspect", "[]"),
