@@ -3,7 +3,7 @@
 # every machine: ${FUZZ_RUNS:-400000} executions per target (a tenth for the slow scenario target, a fortieth for rpc,
 # half for mnemonic and jsonrpc), a fixed seed (-seed=1), Swift's deterministic hashing, and a fresh corpus seeded only from
 # committed seeds, the official vectors and the reproducers. So a machine's speed or load changes how long the step
-# takes, never what it explores or its verdict. Fails if any target finds a crash, a violated round-trip property or
+# takes, never how much it explores (libFuzzer's exploration is close to, not exactly, reproducible run to run). Fails if any target finds a crash, a violated round-trip property or
 # an OOM (> 2 GiB); the per-input timeout is only a hang guard (300 s). The input is then in Fuzz/Crashes/TARGET/
 # (commit it under Fuzz/Reproducers/TARGET/ once the bug is fixed). Figures: Fuzz/README.md.
 set -euo pipefail
