@@ -15,7 +15,7 @@
 //                       (the Ethereum and ICP wallet targets never depend on each other)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
-//   JSON-RPC and nodes  JSONRPC; SandnetNode (the Ethereum node, its RPC methods and faucet);
+//   JSON-RPC and nodes  JSONRPC; EthereumNode (the Ethereum node: type SandnetNode, its RPC methods and faucet);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC); ICPRPC (sandnet_icp* methods, ICP faucet)
 //   development network DevNetwork                       (node + replica from one configuration, one method table)
 //   server              SandnetServer                    (Hummingbird)
@@ -36,7 +36,7 @@ let package = Package(
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
-        .library(name: "SandnetTesting", targets: ["SandnetServer", "SandnetNode", "DevNetwork"]),
+        .library(name: "SandnetTesting", targets: ["SandnetServer", "EthereumNode", "DevNetwork"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
@@ -110,7 +110,7 @@ let package = Package(
 
         // MARK: The node core: ledger + JSON-RPC methods + faucet (no HTTP)
         .target(
-            name: "SandnetNode",
+            name: "EthereumNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
                 "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "JSONRPC",
@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "SandnetServer",
             dependencies: [
-                "DevNetwork", "SandnetNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica", "ICPRPC",
+                "DevNetwork", "EthereumNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica", "ICPRPC",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "DevNetwork",
             dependencies: [
-                "SandnetNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
+                "EthereumNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerServiceTests",
@@ -162,7 +162,7 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "SandnetNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "EthereumTransactions", "EthereumLedger", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPAgent", "ICPLedgerService",
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -179,7 +179,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
-                "LevelDBStorage", "SandnetNode", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "LevelDBStorage", "EthereumNode", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -194,13 +194,13 @@ let package = Package(
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
-                "SandnetServer", "SandnetNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
+                "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
                 "ByteCoding", "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
-            name: "SandnetNodeTests",
+            name: "EthereumNodeTests",
             dependencies: [
-                "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
+                "EthereumNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
                 "KeyValueStorage", "EthereumLedger",
             ]),
         .testTarget(
@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "SandnetNode", "JSONCoding", "JSONRPC", "EthereumTypes", "TestSupport"]),
+            dependencies: ["ScenarioRunner", "EthereumNode", "JSONCoding", "JSONRPC", "EthereumTypes", "TestSupport"]),
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "DevNetworkTests",
             dependencies: [
-                "DevNetwork", "SandnetNode", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC", "KeyValueStorage",
+                "DevNetwork", "EthereumNode", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC", "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerTests",
@@ -253,7 +253,7 @@ package.targets.append(contentsOf: [
         name: "FuzzHarnesses",
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
-            "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "SandnetNode", "EthereumLedger",
+            "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
             "ICPReplica", "ICPLedger", "DevNetwork",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),

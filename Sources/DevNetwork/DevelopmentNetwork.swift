@@ -5,7 +5,7 @@ import ICPRPC
 import ICPReplica
 import JSONRPC
 import KeyValueStorage
-import SandnetNode
+import EthereumNode
 
 /// A full development network built from one configuration: the fake Sepolia node and, unless turned off, the ICP
 /// development replica hosting the ledger canister, with each chain's faucet, behind one JSON-RPC method table

@@ -76,7 +76,9 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .dataDirectoryChainMismatch(let stored, let configured):
             return "data directory holds chain id \(stored), not \(configured); use another --data-dir"
         case .unsupportedDataVersion(let found, let expected):
-            return "data directory has format version \(found), expected \(expected)"
+            let writer = found < expected ? "an older" : "a newer"
+            return "data directory has format version \(found), expected \(expected): it was written by \(writer) "
+                + "Sandnet; move it away or pass another --data-dir to start a new chain"
         case .valueOutOfRange(let why): return why
         case .oversizedData(let size, let limit): return "oversized data: transaction size \(size), limit \(limit)"
         case .maxInitCodeSizeExceeded(let size, let limit):

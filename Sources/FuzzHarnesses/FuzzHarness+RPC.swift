@@ -7,7 +7,7 @@ import ICPLedger
 import ICPReplica
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import Synchronization
 
 /// The `rpc` target: a program of JSON-RPC calls run against a fresh in-process node (and its ICP replica)

@@ -8,7 +8,7 @@ import JSONCoding
 import JSONRPC
 import Logging
 import NIOCore
-import SandnetNode
+import EthereumNode
 import ServiceLifecycle
 import Synchronization
 

@@ -6,7 +6,7 @@ import JSONCoding
 import JSONRPC
 import Logging
 import NIOCore
-import SandnetNode
+import EthereumNode
 import Synchronization
 
 /// One WebSocket connection: JSON-RPC requests (single or batched, in text or binary frames, as geth reads both)

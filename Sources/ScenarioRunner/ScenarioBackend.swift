@@ -7,7 +7,7 @@ import ICPIdentity
 import ICPLedgerService
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -1,7 +1,7 @@
 import Foundation
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 
 /// How a suite runs.
 public struct ScenarioRunOptions: Sendable {

@@ -4,7 +4,7 @@ import ICPLedger
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
-import SandnetNode
+import EthereumNode
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import Testing
 
 /// Every method of the README's table over real HTTP on 127.0.0.1, with the result shape checked, and the

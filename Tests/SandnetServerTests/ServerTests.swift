@@ -5,7 +5,7 @@ import HummingbirdWSClient
 import JSONCoding
 import JSONRPC
 import Logging
-import SandnetNode
+import EthereumNode
 import SandnetServer
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import SandnetServer
 import Testing
 

@@ -1,6 +1,6 @@
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import ScenarioRunner
 import Testing
 

@@ -12,7 +12,7 @@ import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
 import Logging
-import SandnetNode
+import EthereumNode
 import SandnetServer
 
 struct NodeCommand: AsyncParsableCommand {

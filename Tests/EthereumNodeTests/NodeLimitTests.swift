@@ -6,7 +6,7 @@ import JSONCoding
 import JSONRPC
 import Testing
 
-@testable import SandnetNode
+@testable import EthereumNode
 
 /// Bounds on what clients can make the node hold or scan: filters, pool size, init code, log criteria and
 /// typed-data type graphs (issue 15).

@@ -3,7 +3,7 @@ import EthereumTransactions
 import EthereumTypes
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import EthereumTypes
 import JSONCoding
 import JSONRPC
-import SandnetNode
+import EthereumNode
 import Testing
 
 /// The Ethereum faucet's rules live in ``EthereumFaucet``: `sandnet_faucet` and `POST /api/claim` (its

@@ -4,7 +4,7 @@ import EthereumTypes
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
-import SandnetNode
+import EthereumNode
 import Synchronization
 import Testing
 

@@ -6,7 +6,7 @@ import JSONCoding
 import JSONRPC
 import Testing
 
-@testable import SandnetNode
+@testable import EthereumNode
 
 /// Client-supplied numbers and shapes that used to crash, freeze or bloat the node (issue 15): each now gets a
 /// JSON-RPC error with geth's code and wording (or one naming the limit), and the node stays consistent.
