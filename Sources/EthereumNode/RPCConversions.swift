@@ -19,6 +19,24 @@ enum Arg {
         return s
     }
 
+    /// A storage slot key as geth's `decodeHash` reads it: 32 bytes of data, not a quantity, so leading zero digits
+    /// (`0x00…00`, `0x01`) are fine; `0x` optional, an odd digit count gets a leading zero, at most 32 bytes, and
+    /// the key is left-padded. Errors are geth's, answered with -32000.
+    static func storageKey(_ text: String) throws(RPCError) -> [UInt8] {
+        var digits = Substring(text)
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+        let even = digits.utf8.count % 2 == 1 ? "0" + digits : String(digits)
+        guard even.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
+            let bytes = try? Hex.decode(even)
+        else {
+            throw RPCError.server("unable to decode storage key: hex string invalid")
+        }
+        guard bytes.count <= 32 else {
+            throw RPCError.server("unable to decode storage key: hex string too long, want at most 32 bytes")
+        }
+        return [UInt8](repeating: 0, count: 32 - bytes.count) + bytes
+    }
+
     static func quantity(_ v: JSON) throws -> UInt64 {
         guard let s = v.stringValue else {
             throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type hexutil.Uint64")
@@ -160,6 +178,8 @@ enum Format {
         var m: [(String, JSON)] = [
             ("blockHash", block.map { data($0.hash) } ?? .null),
             ("blockNumber", block.map { q($0.number) } ?? .null),
+            // execution-apis TransactionInfo (2026) and geth: the including block's timestamp, null while pending.
+            ("blockTimestamp", block.map { q($0.header.timestamp) } ?? .null),
             ("from", address(tx.sender)),
             ("gas", q(tx.gasLimit)),
         ]

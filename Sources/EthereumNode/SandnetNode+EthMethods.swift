@@ -78,7 +78,7 @@ extension SandnetNode {
         d.register("eth_getStorageAt") { [unowned self] p in
             try p.atMost(3)
             _ = try p.required(0, Arg.address)
-            _ = try p.required(1, Arg.uint256)
+            _ = try Arg.storageKey(try p.required(1, Arg.string))
             let selector = try p.optional(2, Arg.block)
             _ = try withLedger { chain in try stateBlock(selector, chain) }
             // EVM-less: storage is always empty.
