@@ -57,7 +57,8 @@ extension SandnetNode {
             })
             return .string("0x0")
         }
-        d.register(["evm_snapshot", "anvil_snapshot"]) { [unowned self] _ in
+        d.register(["evm_snapshot", "anvil_snapshot"]) { [unowned self] p in
+            try p.atMost(0)
             let limit = configuration.snapshotLimit
             return Format.q(try withLedger { chain in
                 guard chain.snapshotCount < limit else {
@@ -91,7 +92,10 @@ extension SandnetNode {
             publish(blocks)
             return .null
         }
-        d.register(["anvil_getAutomine", "hardhat_getAutomine"]) { [unowned self] _ in .bool(miningMode == .automatic) }
+        d.register(["anvil_getAutomine", "hardhat_getAutomine"]) { [unowned self] p in
+            try p.atMost(0)
+            return .bool(miningMode == .automatic)
+        }
         d.register(["evm_setIntervalMining", "anvil_setIntervalMining"]) { [unowned self] p in
             let seconds = try p.required(0, Arg.number)
             try withLedger { try $0.setIntervalMining(seconds) }
@@ -119,15 +123,17 @@ extension SandnetNode {
             withLedger { $0.setNextBaseFee(fee) }
             return .null
         }
-        d.register(["anvil_dumpState", "hardhat_dumpState"]) { [unowned self] _ in
-            Format.data(withLedger { StateDump.dump($0) }.bytes)
+        d.register(["anvil_dumpState", "hardhat_dumpState"]) { [unowned self] p in
+            try p.atMost(0)
+            return Format.data(withLedger { StateDump.dump($0) }.bytes)
         }
         d.register(["anvil_loadState", "hardhat_loadState"]) { [unowned self] p in
             try loadState(try p.required(0, Arg.data))
             return .bool(true)
         }
-        d.register("anvil_nodeInfo") { [unowned self] _ in
-            withLedger { chain in
+        d.register("anvil_nodeInfo") { [unowned self] p in
+            try p.atMost(0)
+            return withLedger { chain in
                 .object([
                     ("currentBlockNumber", Format.q(chain.blockNumber)),
                     ("currentBlockTimestamp", Format.q(chain.head.header.timestamp)),

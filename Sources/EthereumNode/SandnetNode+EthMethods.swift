@@ -29,30 +29,70 @@ extension SandnetNode {
 
     func registerEthMethods(into d: inout RPCDispatcher) {
         let config = configuration
-        d.register("web3_clientVersion") { _ in .string(config.clientVersion) }
+        d.register("web3_clientVersion") { p in
+            try p.atMost(0)
+            return .string(config.clientVersion)
+        }
         d.register("web3_sha3") { p in
             try p.atMost(1)
             return Format.data(Keccak256.hash(try p.required(0, Arg.data)))
         }
-        d.register("net_version") { _ in .string(String(config.chain.chainID)) }
-        d.register("net_listening") { _ in .bool(true) }
-        d.register("net_peerCount") { _ in Format.q(UInt64(0)) }
-        d.register("eth_chainId") { _ in Format.q(config.chain.chainID) }
-        d.register("eth_syncing") { _ in .bool(false) }
-        d.register("eth_mining") { [unowned self] _ in .bool(miningMode != .manual) }
-        d.register("eth_hashrate") { _ in Format.q(UInt64(0)) }
-        d.register("eth_coinbase") { _ in Format.address(config.chain.coinbase) }
-        d.register("eth_accounts") { [unowned self] _ in .array(devAccounts.map { Format.address($0.address) }) }
-        d.register("eth_blockNumber") { [unowned self] _ in Format.q(withLedger { $0.blockNumber }) }
-        d.register("eth_gasPrice") { [unowned self] _ in
+        d.register("net_version") { p in
+            try p.atMost(0)
+            return .string(String(config.chain.chainID))
+        }
+        d.register("net_listening") { p in
+            try p.atMost(0)
+            return .bool(true)
+        }
+        d.register("net_peerCount") { p in
+            try p.atMost(0)
+            return Format.q(UInt64(0))
+        }
+        d.register("eth_chainId") { p in
+            try p.atMost(0)
+            return Format.q(config.chain.chainID)
+        }
+        d.register("eth_syncing") { p in
+            try p.atMost(0)
+            return .bool(false)
+        }
+        d.register("eth_mining") { [unowned self] p in
+            try p.atMost(0)
+            return .bool(miningMode != .manual)
+        }
+        d.register("eth_hashrate") { p in
+            try p.atMost(0)
+            return Format.q(UInt64(0))
+        }
+        d.register("eth_coinbase") { p in
+            try p.atMost(0)
+            return Format.address(config.chain.coinbase)
+        }
+        d.register("eth_accounts") { [unowned self] p in
+            try p.atMost(0)
+            return .array(devAccounts.map { Format.address($0.address) })
+        }
+        d.register("eth_blockNumber") { [unowned self] p in
+            try p.atMost(0)
+            return Format.q(withLedger { $0.blockNumber })
+        }
+        d.register("eth_gasPrice") { [unowned self] p in
+            try p.atMost(0)
             // A base fee set near 2^256 − 1 (anvil_setNextBlockBaseFeePerGas) saturates instead of wrapping.
-            Format.q(withLedger { chain in
+            return Format.q(withLedger { chain in
                 let (price, overflow) = chain.nextBaseFee.addingReportingOverflow(suggestedTip(chain))
                 return overflow ? UInt256.max : price
             })
         }
-        d.register("eth_maxPriorityFeePerGas") { [unowned self] _ in Format.q(withLedger { suggestedTip($0) }) }
-        d.register("eth_blobBaseFee") { _ in Format.q(UInt64(1)) }
+        d.register("eth_maxPriorityFeePerGas") { [unowned self] p in
+            try p.atMost(0)
+            return Format.q(withLedger { suggestedTip($0) })
+        }
+        d.register("eth_blobBaseFee") { p in
+            try p.atMost(0)
+            return Format.q(UInt64(1))
+        }
         d.register("eth_feeHistory") { [unowned self] p in try feeHistory(p) }
         d.register("eth_getBalance") { [unowned self] p in
             try p.atMost(2)
@@ -285,17 +325,20 @@ extension SandnetNode {
             }
             return .array(try withLedger { chain in try logs(f, chain) })
         }
-        d.register("txpool_status") { [unowned self] _ in
-            withLedger { chain in
+        d.register("txpool_status") { [unowned self] p in
+            try p.atMost(0)
+            return withLedger { chain in
                 let split = chain.pool.split { chain.account($0).nonce }
                 return .object([("pending", Format.q(split.pending.count)), ("queued", Format.q(split.queued.count))])
             }
         }
-        d.register("txpool_content") { [unowned self] _ in
-            txpool { tx, _ in Format.transaction(tx, block: nil, index: nil, baseFee: nil) }
+        d.register("txpool_content") { [unowned self] p in
+            try p.atMost(0)
+            return txpool { tx, _ in Format.transaction(tx, block: nil, index: nil, baseFee: nil) }
         }
-        d.register("txpool_inspect") { [unowned self] _ in
-            txpool { tx, _ in
+        d.register("txpool_inspect") { [unowned self] p in
+            try p.atMost(0)
+            return txpool { tx, _ in
                 .string("\(tx.to?.lowercased ?? "contract creation"): \(tx.value) wei + \(tx.gasLimit) gas × \(tx.maxFeePerGas) wei")
             }
         }

@@ -48,4 +48,22 @@ import Testing
         #expect(waiting["blockTimestamp"] == .null)
         #expect(waiting["blockHash"] == .null)
     }
+
+    /// Methods without parameters refuse extra ones as geth's server does for every method (`eth_chainId` used to
+    /// answer while others refused).
+    @Test(arguments: [
+        "web3_clientVersion", "net_version", "net_listening", "net_peerCount", "eth_chainId", "eth_syncing",
+        "eth_mining", "eth_hashrate", "eth_coinbase", "eth_accounts", "eth_blockNumber", "eth_gasPrice",
+        "eth_maxPriorityFeePerGas", "eth_blobBaseFee", "txpool_status", "txpool_content", "txpool_inspect",
+        "evm_snapshot", "anvil_getAutomine", "anvil_dumpState", "anvil_nodeInfo",
+    ])
+    func parameterlessMethodsRefuseExtraParameters(method: String) throws {
+        let (node, _) = try makeNode()
+        _ = try node.call(method, [])
+        #expect {
+            _ = try node.call(method, [.string("0x1")])
+        } throws: { error in
+            error as? RPCError == RPCError(code: -32602, message: "too many arguments, want at most 0")
+        }
+    }
 }
