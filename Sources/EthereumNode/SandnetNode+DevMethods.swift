@@ -57,8 +57,7 @@ extension SandnetNode {
             })
             return .string("0x0")
         }
-        d.register(["evm_snapshot", "anvil_snapshot"]) { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("evm_snapshot", "anvil_snapshot") { [unowned self] in
             let limit = configuration.snapshotLimit
             return Format.q(try withLedger { chain in
                 guard chain.snapshotCount < limit else {
@@ -92,8 +91,7 @@ extension SandnetNode {
             publish(blocks)
             return .null
         }
-        d.register(["anvil_getAutomine", "hardhat_getAutomine"]) { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("anvil_getAutomine", "hardhat_getAutomine") { [unowned self] in
             return .bool(miningMode == .automatic)
         }
         d.register(["evm_setIntervalMining", "anvil_setIntervalMining"]) { [unowned self] p in
@@ -123,16 +121,14 @@ extension SandnetNode {
             withLedger { $0.setNextBaseFee(fee) }
             return .null
         }
-        d.register(["anvil_dumpState", "hardhat_dumpState"]) { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("anvil_dumpState", "hardhat_dumpState") { [unowned self] in
             return Format.data(withLedger { StateDump.dump($0) }.bytes)
         }
         d.register(["anvil_loadState", "hardhat_loadState"]) { [unowned self] p in
             try loadState(try p.required(0, Arg.data))
             return .bool(true)
         }
-        d.register("anvil_nodeInfo") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("anvil_nodeInfo") { [unowned self] in
             return withLedger { chain in
                 .object([
                     ("currentBlockNumber", Format.q(chain.blockNumber)),

@@ -29,68 +29,54 @@ extension SandnetNode {
 
     func registerEthMethods(into d: inout RPCDispatcher) {
         let config = configuration
-        d.register("web3_clientVersion") { p in
-            try p.atMost(0)
+        d.registerParameterless("web3_clientVersion") {
             return .string(config.clientVersion)
         }
         d.register("web3_sha3") { p in
             try p.atMost(1)
             return Format.data(Keccak256.hash(try p.required(0, Arg.data)))
         }
-        d.register("net_version") { p in
-            try p.atMost(0)
+        d.registerParameterless("net_version") {
             return .string(String(config.chain.chainID))
         }
-        d.register("net_listening") { p in
-            try p.atMost(0)
+        d.registerParameterless("net_listening") {
             return .bool(true)
         }
-        d.register("net_peerCount") { p in
-            try p.atMost(0)
+        d.registerParameterless("net_peerCount") {
             return Format.q(UInt64(0))
         }
-        d.register("eth_chainId") { p in
-            try p.atMost(0)
+        d.registerParameterless("eth_chainId") {
             return Format.q(config.chain.chainID)
         }
-        d.register("eth_syncing") { p in
-            try p.atMost(0)
+        d.registerParameterless("eth_syncing") {
             return .bool(false)
         }
-        d.register("eth_mining") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("eth_mining") { [unowned self] in
             return .bool(miningMode != .manual)
         }
-        d.register("eth_hashrate") { p in
-            try p.atMost(0)
+        d.registerParameterless("eth_hashrate") {
             return Format.q(UInt64(0))
         }
-        d.register("eth_coinbase") { p in
-            try p.atMost(0)
+        d.registerParameterless("eth_coinbase") {
             return Format.address(config.chain.coinbase)
         }
-        d.register("eth_accounts") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("eth_accounts") { [unowned self] in
             return .array(devAccounts.map { Format.address($0.address) })
         }
-        d.register("eth_blockNumber") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("eth_blockNumber") { [unowned self] in
             return Format.q(withLedger { $0.blockNumber })
         }
-        d.register("eth_gasPrice") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("eth_gasPrice") { [unowned self] in
             // A base fee set near 2^256 − 1 (anvil_setNextBlockBaseFeePerGas) saturates instead of wrapping.
             return Format.q(withLedger { chain in
                 let (price, overflow) = chain.nextBaseFee.addingReportingOverflow(suggestedTip(chain))
                 return overflow ? UInt256.max : price
             })
         }
-        d.register("eth_maxPriorityFeePerGas") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("eth_maxPriorityFeePerGas") { [unowned self] in
             return Format.q(withLedger { suggestedTip($0) })
         }
-        d.register("eth_blobBaseFee") { p in
-            try p.atMost(0)
+        d.registerParameterless("eth_blobBaseFee") {
             return Format.q(UInt64(1))
         }
         d.register("eth_feeHistory") { [unowned self] p in try feeHistory(p) }
@@ -282,8 +268,7 @@ extension SandnetNode {
             let now = clock()
             return Format.q(try filters.withLock { try $0.install(.logs(filter), head: head, now: now) })
         }
-        d.register("eth_newBlockFilter") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("eth_newBlockFilter") { [unowned self] in
             let now = clock()
             return Format.q(try filters.withLock { try $0.install(.blocks, head: 0, now: now) })
         }
@@ -325,19 +310,16 @@ extension SandnetNode {
             }
             return .array(try withLedger { chain in try logs(f, chain) })
         }
-        d.register("txpool_status") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("txpool_status") { [unowned self] in
             return withLedger { chain in
                 let split = chain.pool.split { chain.account($0).nonce }
                 return .object([("pending", Format.q(split.pending.count)), ("queued", Format.q(split.queued.count))])
             }
         }
-        d.register("txpool_content") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("txpool_content") { [unowned self] in
             return txpool { tx, _ in Format.transaction(tx, block: nil, index: nil, baseFee: nil) }
         }
-        d.register("txpool_inspect") { [unowned self] p in
-            try p.atMost(0)
+        d.registerParameterless("txpool_inspect") { [unowned self] in
             return txpool { tx, _ in
                 .string("\(tx.to?.lowercased ?? "contract creation"): \(tx.value) wei + \(tx.gasLimit) gas × \(tx.maxFeePerGas) wei")
             }

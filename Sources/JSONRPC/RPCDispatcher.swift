@@ -26,6 +26,17 @@ public struct RPCDispatcher: Sendable {
         for name in names { methods[name] = method }
     }
 
+    /// Registers a method that takes no parameters: extra ones are refused as geth's server refuses them for every
+    /// method (-32602 `too many arguments, want at most 0`).
+    public mutating func registerParameterless(_ names: String..., method: @escaping @Sendable () throws -> JSON) {
+        for name in names {
+            methods[name] = { params in
+                try params.atMost(0)
+                return try method()
+            }
+        }
+    }
+
     /// Handles one HTTP body or WebSocket message. Returns nil when nothing must be sent (only notifications).
     /// - Parameters:
     ///   - body: the JSON text of one request or a batch.
