@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "DevNetwork",
             dependencies: [
-                "EthereumNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
+                "EthereumNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC", "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerServiceTests",
