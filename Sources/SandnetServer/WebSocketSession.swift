@@ -23,6 +23,8 @@ struct WebSocketSession {
     let dispatcher: RPCDispatcher
     /// Where the dispatcher runs (off the cooperative pool).
     let executor: NodeExecutor
+    /// Methods answered on the session's own task (``DevelopmentNetwork/quickMethods``).
+    let quick: Set<String>
     let limits: OutboundQueue.Limits
     let logger: Logger
     /// The peer, for per-client limits (the faucet's per-IP cooldown).
@@ -53,6 +55,7 @@ struct WebSocketSession {
         defer { subscription.cancel() }
         let dispatcher = self.dispatcher
         let executor = self.executor
+        let quick = self.quick
         let client = self.client
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
@@ -75,7 +78,8 @@ struct WebSocketSession {
                     case .text(let text): bytes = Array(text.utf8)
                     case .binary(let buffer): bytes = Array(buffer: buffer)
                     }
-                    let reply = try await executor.run { dispatcher.handle(bytes, overlay: overlay, client: client) }
+                    let reply = try await executor.handle(
+                        bytes, dispatcher: dispatcher, quick: quick, overlay: overlay, client: client)
                     guard let out = reply else { continue }
                     guard await queue.pushReply(String(decoding: out, as: UTF8.self)) else { break }
                 }
