@@ -13,6 +13,9 @@
 //                       transactions, EIP-191/712, ERC-20 ABI)
 //     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
 //                       (the Ethereum and ICP wallet targets never depend on each other)
+//   native contracts    NativeContracts                  (ERC-20 profiles, WETH9, Multicall3 without an EVM: pure
+//                       functions over a storage view; below the ledger, above the wallet, whose EIP-712 hashing
+//                       and signature recovery check permits: wallet <- NativeContracts <- EthereumLedger)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
 //   JSON-RPC and nodes  JSONRPC; EthereumNode (the Ethereum node: type SandnetNode, its RPC methods and faucet);
@@ -94,10 +97,13 @@ let package = Package(
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
             ]),
 
+        // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
+        .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie"]),
+            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
             name: "EthereumLedgerStorage",
@@ -207,7 +213,13 @@ let package = Package(
             name: "EthereumLedgerTests",
             dependencies: [
                 "EthereumLedger", "EthereumLedgerStorage", "EthereumTypes", "EthereumTransactions", "KeyValueStorage",
-                "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport",
+                "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport", "NativeContracts", "KeccakHashing",
+                "RLPCoding",
+            ]),
+        .testTarget(
+            name: "NativeContractsTests",
+            dependencies: [
+                "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),

@@ -159,7 +159,7 @@ extension Ledger {
             let restored = state.history[address]?.last?.account ?? nil
             writeAccount(address, restored)
             let key = Keccak256.hash(address.bytes)
-            if let restored, !restored.isEmpty || !restored.code.isEmpty {
+            if let restored, restored.isInStateTrie {
                 state.stateTrie.set(key, restored.stateEncoding)
             } else {
                 state.stateTrie.remove(key)
