@@ -121,6 +121,14 @@ extension Ledger {
     /// mines `depth` replacement blocks so the height is unchanged (as `anvil_reorg` does). Replacement
     /// blocks have new hashes; requeued transactions are included again as the mining rules allow.
     public mutating func reorg(depth: Int, requeueTransactions: Bool, now: UInt64) throws(LedgerError) -> [Block] {
+        try reorgReplacing(depth: depth, requeueTransactions: requeueTransactions, now: now).mined
+    }
+
+    /// As ``reorg(depth:requeueTransactions:now:)``, also returning the blocks it removed (whose logs subscribers
+    /// and filters get again with `removed: true`).
+    public mutating func reorgReplacing(
+        depth: Int, requeueTransactions: Bool, now: UInt64
+    ) throws(LedgerError) -> (removed: [Block], mined: [Block]) {
         guard depth > 0, UInt64(depth) <= blockNumber else {
             throw .invalidReorgDepth(height: blockNumber)
         }
@@ -143,7 +151,7 @@ extension Ledger {
             guard let victim = state.pool.cheapest(baseFee: nextBaseFee, accountNonce: { account($0).nonce }) else { break }
             state.pool.remove(victim.hash)
         }
-        return mined
+        return (removed, mined)
     }
 
     /// Rolls accounts, blocks and indexes back to the end of block `target`.

@@ -255,3 +255,90 @@ extension Ledger {
         setAccount(address, account)
     }
 }
+
+/// Why `eth_estimateGas` has no answer, with geth's texts (`eth/gasestimator`, `internal/ethapi`).
+public enum EstimateGasError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The call reverts whatever the gas: geth answers code 3 with the revert data.
+    case reverted(data: [UInt8], message: String)
+    /// It fails another way at the cap (INVALID): -32000 with the VM's text.
+    case failed(message: String)
+    /// It runs out of gas even at the cap: -32000 "gas required exceeds allowance (cap)".
+    case gasRequiredExceedsAllowance(cap: UInt64)
+
+    public var message: String {
+        switch self {
+        case .reverted(_, let message), .failed(let message): return message
+        case .gasRequiredExceedsAllowance(let cap): return "gas required exceeds allowance (\(cap))"
+        }
+    }
+
+    public var description: String { message }
+}
+
+extension Ledger {
+    /// The least gas limit with which `request` succeeds as a transaction (`eth_estimateGas`): gas used before
+    /// the refund, at least the EIP-7623 floor. `request.gas` (or the block gas limit, capped per transaction)
+    /// bounds it.
+    public func estimateGas(_ request: CallRequest, atBlock number: UInt64? = nil) throws(EstimateGasError) -> UInt64 {
+        let cap = request.gas ?? min(config.gasLimit, config.transactionGasCap ?? .max)
+        var unbounded = request
+        unbounded.gas = .max
+        let outcome = call(unbounded, atBlock: number)
+        switch outcome.failure {
+        case .reverted(let data)?: throw .reverted(data: data, message: outcome.failureMessage ?? "execution reverted")
+        case .invalidOpcode?: throw .failed(message: outcome.failureMessage ?? "invalid opcode: INVALID")
+        case .outOfGas?, nil: break
+        }
+        guard outcome.gasRequired <= cap else { throw .gasRequiredExceedsAllowance(cap: cap) }
+        return outcome.gasRequired
+    }
+
+    /// Sets `holder`'s balance of `token` now (`anvil_dealERC20`, `anvil_setERC20Balance`), keeping the total
+    /// supply consistent: the total-supply word moves by the difference, and for WETH9 (whose supply is its ETH)
+    /// the contract's ETH balance and the chain's supply move with it. Sealed into the next block; no log.
+    ///
+    /// - Throws: ``LedgerError/valueOutOfRange(_:)`` for an address that is no token, or when the total supply
+    ///   would pass 2^256 − 1 (or, for WETH9, the chain's ETH supply would).
+    public mutating func setTokenBalance(token address: Address, holder: Address, amount: UInt256) throws(LedgerError) {
+        guard let token = config.nativeContracts.token(at: address) else {
+            throw .valueOutOfRange("\(address.checksummed) is not a native token")
+        }
+        let layout = token.profile.layout
+        let slot = layout.balanceSlot(holder)
+        let old = storage(address, slot: slot)
+        if let supplySlot = layout.totalSupply {
+            let others = storage(address, slot: supplySlot).subtractingReportingOverflow(old)
+            let (supply, overflow) = others.partialValue.addingReportingOverflow(amount)
+            guard !others.overflow, !overflow else {
+                throw .valueOutOfRange(
+                    "balance \(amount) is too large: \(token.symbol)'s total supply would exceed 2^256-1")
+            }
+            setStorage(address, slot: supplySlot, value: supply)
+        } else {
+            let contract = account(address)
+            let backing = contract.balance.subtractingReportingOverflow(old)
+            let (ether, overflow) = backing.partialValue.addingReportingOverflow(amount)
+            guard !backing.overflow, !overflow else {
+                throw .valueOutOfRange("balance \(amount) is too large for \(token.symbol)'s ETH backing")
+            }
+            try setBalance(address, ether)
+        }
+        setStorage(address, slot: slot, value: amount)
+    }
+
+    /// Sets `owner`'s allowance to `spender` on `token` now (`anvil_setERC20Allowance`); no log.
+    public mutating func setTokenAllowance(
+        token address: Address, owner: Address, spender: Address, amount: UInt256
+    ) throws(LedgerError) {
+        guard let token = config.nativeContracts.token(at: address) else {
+            throw .valueOutOfRange("\(address.checksummed) is not a native token")
+        }
+        setStorage(address, slot: token.profile.layout.allowanceSlot(owner: owner, spender: spender), value: amount)
+    }
+
+    /// `holder`'s balance of `token` now or at the end of block `number` (zero for an address that is no token).
+    public func tokenBalance(token address: Address, holder: Address, atBlock number: UInt64? = nil) -> UInt256 {
+        guard let token = config.nativeContracts.token(at: address) else { return .zero }
+        return storage(address, slot: token.profile.layout.balanceSlot(holder), atBlock: number)
+    }
+}

@@ -232,3 +232,84 @@ import Testing
         #expect(ledger.head.header.stateRoot == Self.ledger().head.header.stateRoot)
     }
 }
+
+@Suite struct TokenDevControlTests {
+    let now: UInt64 = 1_800_000_000
+
+    @Test func estimateGasAnswersWhatTheTransactionUses() throws {
+        var ledger = TokenLedgerTests.ledger()
+        let data = TokenLedgerTests.calldata(
+            "transfer(address,uint256)", [TokenLedgerTests.word(Fixtures.carol), TokenLedgerTests.word(UInt256(10))])
+        let request = CallRequest(from: Fixtures.alice, to: TokenLedgerTests.usdt.address, data: data)
+        let estimate = try ledger.estimateGas(request)
+        let tx = TokenLedgerTests.tx(
+            from: Fixtures.alice, to: TokenLedgerTests.usdt.address, nonce: 0, data: data, gas: estimate)
+        let block = try #require(try ledger.submit(tx, now: now).minedBlocks.first)
+        #expect(block.receipts[0].status && block.receipts[0].gasUsed == estimate)
+        // Carol now holds USDT: the next transfer to her is cheaper (no zero → non-zero word), and one gas less
+        // than that is not enough.
+        let again = try ledger.estimateGas(request)
+        #expect(again == estimate - 17_100)
+        #expect(throws: EstimateGasError.gasRequiredExceedsAllowance(cap: again - 1)) {
+            var short = request
+            short.gas = again - 1
+            return try ledger.estimateGas(short)
+        }
+        let tooMuch = TokenLedgerTests.calldata(
+            "transfer(address,uint256)",
+            [TokenLedgerTests.word(Fixtures.carol), TokenLedgerTests.word(UInt256(10_000))])
+        #expect(throws: EstimateGasError.failed(message: "invalid opcode: INVALID")) {
+            try ledger.estimateGas(CallRequest(from: Fixtures.alice, to: TokenLedgerTests.usdt.address, data: tooMuch))
+        }
+        do {
+            _ = try ledger.estimateGas(
+                CallRequest(from: Fixtures.alice, to: TokenLedgerTests.link.address, data: tooMuch))
+            Issue.record("a reverting call has no estimate")
+        } catch {
+            #expect(error.message == "execution reverted: ERC20: transfer amount exceeds balance")
+        }
+    }
+
+    @Test func dealKeepsTotalSupplyConsistent() throws {
+        var ledger = TokenLedgerTests.ledger()
+        let link = TokenLedgerTests.link.address
+        try ledger.setTokenBalance(token: link, holder: Fixtures.bob, amount: 400)
+        try ledger.setTokenBalance(token: link, holder: Fixtures.alice, amount: 100)
+        #expect(ledger.tokenBalance(token: link, holder: Fixtures.bob) == 400)
+        #expect(ledger.storage(link, slot: 2) == 500)  // 1,000 − 900 + 400
+        let weth = TokenLedgerTests.weth.address
+        try ledger.setTokenBalance(token: weth, holder: Fixtures.alice, amount: Fixtures.ether)
+        #expect(ledger.account(weth).balance == Fixtures.ether + 50)
+        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        try ledger.setTokenAllowance(token: link, owner: Fixtures.bob, spender: Fixtures.carol, amount: 77)
+        let allowance = ledger.call(
+            CallRequest(
+                to: link,
+                data: TokenLedgerTests.calldata(
+                    "allowance(address,address)",
+                    [TokenLedgerTests.word(Fixtures.bob), TokenLedgerTests.word(Fixtures.carol)])))
+        #expect(allowance.output == TokenLedgerTests.word(UInt256(77)))
+        #expect(throws: LedgerError.valueOutOfRange("\(Fixtures.carol.checksummed) is not a native token")) {
+            try ledger.setTokenBalance(token: Fixtures.carol, holder: Fixtures.bob, amount: 1)
+        }
+        // Sealed into the next block with the rest of the state.
+        _ = try ledger.mine(now: now)
+        #expect(ledger.tokenBalance(token: link, holder: Fixtures.bob, atBlock: 1) == 400)
+        #expect(ledger.tokenBalance(token: link, holder: Fixtures.bob, atBlock: 0) == 0)
+    }
+
+    @Test func reorgReturnsTheRemovedBlocksWithTheirLogs() throws {
+        var ledger = TokenLedgerTests.ledger()
+        let data = TokenLedgerTests.calldata(
+            "transfer(address,uint256)", [TokenLedgerTests.word(Fixtures.bob), TokenLedgerTests.word(UInt256(300))])
+        let tx = TokenLedgerTests.tx(from: Fixtures.alice, to: TokenLedgerTests.link.address, nonce: 0, data: data)
+        let old = try #require(try ledger.submit(tx, now: now).minedBlocks.first)
+        let (removed, mined) = try ledger.reorgReplacing(depth: 1, requeueTransactions: true, now: now)
+        #expect(removed == [old])
+        #expect(removed[0].receipts[0].logs.count == 1)
+        // Requeued, the transfer runs again in the replacement block: same log, new block hash.
+        #expect(mined.count == 1 && mined[0].hash != old.hash)
+        #expect(mined[0].receipts[0].logs == old.receipts[0].logs)
+        #expect(ledger.tokenBalance(token: TokenLedgerTests.link.address, holder: Fixtures.bob) == 300)
+    }
+}
