@@ -123,7 +123,7 @@ let package = Package(
             name: "EthereumNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding",
+                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "NativeContracts",
             ]),
         .target(
             name: "EthereumRPC",
@@ -219,7 +219,7 @@ let package = Package(
             name: "EthereumNodeTests",
             dependencies: [
                 "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
-                "KeyValueStorage", "EthereumLedger",
+                "KeyValueStorage", "EthereumLedger", "KeccakHashing",
             ]),
         .testTarget(
             name: "EthereumLedgerTests",
