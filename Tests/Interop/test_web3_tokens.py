@@ -161,3 +161,24 @@ def test_blocks_recompute_with_third_party_libraries(node):
         failed = [(what, got, want) for what, ok, got, want in results if not ok]
         assert failed == [], (number, failed)
         assert any(what.startswith("receiptsRoot") for what, *_ in results)
+
+
+def test_cli_token_list_balance_transfer(node):
+    import subprocess
+
+    from conftest import sandnet_binary
+
+    def cli(*args):
+        done = subprocess.run([sandnet_binary(), "token", *args, "--rpc-url", node.url], capture_output=True, text=True,
+                              timeout=120)
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    code, out, _ = cli("list")
+    assert code == 0 and out.splitlines()[0].split("\t")[:4] == ["USDC", USDC, "6", "USDC"]
+    code, out, _ = cli("transfer", FRESH, "12.5", "--token", "usdc", "--private-key", KEY0[2:])
+    assert code == 0 and out.startswith("0x") and len(out) == 66
+    receipt = w3_for(node).eth.get_transaction_receipt(out)
+    assert receipt["status"] == 1 and len(receipt["logs"]) == 1
+    assert cli("balance", FRESH, "--token", "USDC")[1] == "12.5 USDC"
+    code, _, err = cli("transfer", FRESH, "99999999999", "--token", "LINK", "--private-key", KEY0[2:])
+    assert code != 0 and "execution reverted: ERC20: transfer amount exceeds balance" in err
