@@ -181,7 +181,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
-                "ICPIdentity", "ICPAgent", "ICPLedgerService",
+                "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
                 .product(name: "Yams", package: "Yams"),
             ]),
 

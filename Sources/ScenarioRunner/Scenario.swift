@@ -92,6 +92,8 @@ public struct BalanceBaseline: Sendable, Hashable {
     /// Index of the step before which it is recorded; nil for the start of the scenario.
     public var beforeStep: Int?
     public var account: String
+    /// A token (symbol or address) for `tokenBalance` baselines; nil for the ETH balance.
+    public var token: String? = nil
 }
 
 /// One step: an action, what to expect of it, and an optional id its results are stored under.

@@ -374,7 +374,12 @@ final class ScenarioExecution {
 
     func recordBaselines(before index: Int?) async throws {
         for baseline in scenario.balanceBaselines where baseline.beforeStep == index {
-            baselines[baseline] = try await balance(try account(baseline.account).address, block: "latest")
+            let address = try account(baseline.account).address
+            if let token = baseline.token {
+                baselines[baseline] = try await tokenBalance(try tokenAddress(token), of: address)
+            } else {
+                baselines[baseline] = try await balance(address, block: "latest")
+            }
         }
     }
 

@@ -262,9 +262,9 @@ struct ScenarioBuilder {
                     throw ScenarioFormatError(
                         "\(name)(\(argument)): no earlier step has id '\(argument)'", at: expression.location)
                 }
-                guard ["send", "faucet", "wait"].contains(step.keyword) else {
+                guard ["send", "faucet", "wait", "token"].contains(step.keyword) else {
                     throw ScenarioFormatError(
-                        "\(name)(\(argument)): step '\(argument)' is a \(step.keyword), not a send, faucet or wait",
+                        "\(name)(\(argument)): step '\(argument)' is a \(step.keyword), not a send, token, faucet or wait",
                         at: expression.location)
                 }
             case .account?:
