@@ -220,7 +220,7 @@ let package = Package(
             name: "EthereumNodeTests",
             dependencies: [
                 "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
-                "KeyValueStorage", "EthereumLedger", "KeccakHashing",
+                "KeyValueStorage", "EthereumLedger", "KeccakHashing", "NativeContracts",
             ]),
         .testTarget(
             name: "EthereumLedgerTests",

@@ -83,6 +83,15 @@ public final class SandnetNode: Sendable {
             }
         }
         if let problem = NativeContractRegistry.validate(tokens) { throw LedgerError.valueOutOfRange(problem) }
+        // WETH9-profile tokens are backed by as much ETH, which counts in the supply too.
+        for token in tokens where token.profile == .weth9 {
+            let (sum, overflow) = supply.addingReportingOverflow(token.genesisSupply)
+            guard !overflow else {
+                throw LedgerError.valueOutOfRange(
+                    "genesis balances and \(token.symbol)'s ETH backing total more than 2^256-1 wei")
+            }
+            supply = sum
+        }
         chainConfig.nativeContracts = NativeContractRegistry(tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
         var chain: PersistentLedger
         if let store {

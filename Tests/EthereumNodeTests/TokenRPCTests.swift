@@ -5,6 +5,8 @@ import EthereumTypes
 import JSONCoding
 import JSONRPC
 import KeccakHashing
+import NativeContracts
+import EthereumLedger
 import Testing
 
 /// The native tokens through the node's JSON-RPC methods: eth_call (and geth's revert shape), eth_estimateGas,
@@ -228,5 +230,22 @@ extension JSON {
     func at(_ i: Int) -> JSON? {
         guard let a = arrayValue, i < a.count else { return nil }
         return a[i]
+    }
+}
+
+@Suite struct TokenGenesisGuardTests {
+    /// A WETH9-profile token's genesis supply is backed by ETH: a supply that would overflow the chain's ETH supply
+    /// is refused with the reason, not trapped on.
+    @Test func wethBackingThatWouldOverflowIsRefused() throws {
+        #expect(throws: LedgerError.valueOutOfRange("genesis balances and WBIG's ETH backing total more than 2^256-1 wei")) {
+            _ = try makeNode { config in
+                let big = TokenDefinition(
+                    address: try! Address(parsing: "0x000000000000000000000000000000000000b16b"), name: "Big", symbol: "WBIG",
+                    decimals: 0, profile: .weth9, holders: [.init(holder: .zero, amount: .max)])
+                config.chain.nativeContracts = NativeContractRegistry(tokens: [big])
+                config.devTokenBalance = 0
+                config.faucetTokenReserve = 0
+            }
+        }
     }
 }
