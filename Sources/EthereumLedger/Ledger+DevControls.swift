@@ -82,6 +82,12 @@ extension Ledger {
         miningMode = seconds == 0 ? .manual : .interval(seconds: seconds)
     }
 
+    /// The head's number when snapshot `id` was taken, or nil for an unknown id: the blocks after it leave the
+    /// chain when it is reverted to.
+    public func headHeight(atSnapshot id: UInt64) -> UInt64? {
+        snapshots.first { $0.id == id }?.checkpoint.height
+    }
+
     /// Outstanding snapshots (``snapshot()``); each keeps the state it was taken at alive.
     public var snapshotCount: Int { snapshots.count }
 

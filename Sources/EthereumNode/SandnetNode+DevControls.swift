@@ -45,7 +45,23 @@ extension SandnetNode {
     }
 
     /// evm_revert: back to snapshot `id` (consumed); false when there is no such snapshot.
-    public func revert(to id: UInt64) throws -> Bool { try withLedger { try $0.revert(to: id) } }
+    /// evm_revert: blocks mined since the snapshot leave the chain, and their logs go to filters and `logs`
+    /// subscribers again with `removed: true`.
+    public func revert(to id: UInt64) throws -> Bool {
+        let (reverted, removed) = try withLedger { chain -> (Bool, [Block]) in
+            var removed: [Block] = []
+            if let height = chain.headHeight(atSnapshot: id), height < chain.blockNumber {
+                removed = (height + 1...chain.blockNumber).compactMap { chain.block(number: $0) }
+            }
+            let reverted = try chain.revert(to: id)
+            return (reverted, reverted ? removed : [])
+        }
+        if !removed.isEmpty {
+            events.publish(.removedBlocks(removed))
+            filters.withLock { $0.record(removed: removed) }
+        }
+        return reverted
+    }
 
     /// evm_increaseTime: the total offset in seconds afterwards (at least 0).
     public func increaseTime(by seconds: UInt64) throws -> UInt64 {

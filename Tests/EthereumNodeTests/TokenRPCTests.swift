@@ -147,6 +147,22 @@ import Testing
         #expect(try node.call("eth_getFilterChanges", [filter]) == .array([]))
     }
 
+    @Test func evmRevertGivesFiltersTheDroppedBlocksLogs() throws {
+        let (node, _) = try makeNode()
+        let dev0 = node.devAccounts[0].address.lowercased
+        let snapshot = try node.call("evm_snapshot")
+        let filter = try node.call("eth_newFilter", [.object([("address", .string(Self.usdc))])])
+        let transfer = Self.calldata("transfer(address,uint256)", [Self.address(Self.fresh), Self.word("64")])
+        _ = try node.call("eth_sendTransaction", [Self.call(Self.usdc, transfer, from: dev0)])
+        let delivered = try node.call("eth_getFilterChanges", [filter])
+        #expect(delivered.arrayValue?.count == 1)
+        #expect(try node.call("evm_revert", [snapshot]) == .bool(true))
+        let changes = try node.call("eth_getFilterChanges", [filter])
+        #expect(changes.arrayValue?.count == 1)
+        #expect(changes.at(0)?["removed"] == .bool(true))
+        #expect(changes.at(0)?["transactionHash"] == delivered.at(0)?["transactionHash"])
+    }
+
     @Test func multicall3BatchesTokenReads() throws {
         let (node, _) = try makeNode()
         // getEthBalance and getChainId through eth_call.
