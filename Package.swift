@@ -279,7 +279,7 @@ package.targets.append(contentsOf: [
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
-            "ICPReplica", "ICPLedger", "DevNetwork",
+            "ICPReplica", "ICPLedger", "DevNetwork", "NativeContracts",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])
