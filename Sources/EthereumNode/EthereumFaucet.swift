@@ -101,7 +101,8 @@ public struct EthereumFaucet: Sendable {
         guard reserve >= value else {
             throw FaucetError(
                 httpStatus: 500,
-                message: "Transaction failed: the faucet has run dry (\(token.symbol) balance \(reserve), claim needs \(value))",
+                message:
+                    "Transaction failed: the faucet has run dry (\(token.symbol) balance \(reserve), claim needs \(value))",
                 retryAfter: nil)
         }
         do {

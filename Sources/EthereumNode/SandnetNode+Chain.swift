@@ -150,7 +150,8 @@ extension SandnetNode {
     }
 
     static func callRequest(_ request: TransactionRequest) -> CallRequest {
-        CallRequest(from: request.from ?? .zero, to: request.to, value: request.value, data: request.data, gas: request.gas)
+        CallRequest(
+            from: request.from ?? .zero, to: request.to, value: request.value, data: request.data, gas: request.gas)
     }
 
     /// eth_estimateGas: the gas the transaction needs within its `gas` cap: for a native contract what it uses as a

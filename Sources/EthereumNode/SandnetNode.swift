@@ -92,7 +92,8 @@ public final class SandnetNode: Sendable {
             }
             supply = sum
         }
-        chainConfig.nativeContracts = NativeContractRegistry(tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
+        chainConfig.nativeContracts = NativeContractRegistry(
+            tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
         var chain: PersistentLedger
         if let store {
             chain = try PersistentLedger.open(config: chainConfig, genesis: genesis, store: store)

@@ -49,7 +49,8 @@ extension FuzzHarness {
         let value = UInt256(UInt64(data[1] >> 1 & 1))
         let call = NativeCall(caller: caller, target: target, value: value, data: Array(data[2...]))
         let environment = BlockEnvironment(
-            number: 10, timestamp: 1_900_000_000, baseFee: 7, chainID: 11_155_111, coinbase: .zero, gasLimit: 60_000_000)
+            number: 10, timestamp: 1_900_000_000, baseFee: 7, chainID: 11_155_111, coinbase: .zero, gasLimit: 60_000_000
+        )
         let result = nativeRegistry.execute(call, state: nativeState, environment: environment)
         if !result.succeeded {
             check(
@@ -62,13 +63,16 @@ extension FuzzHarness {
         for token in nativeRegistry.tokens {
             guard let supplySlot = token.profile.layout.totalSupply else { continue }
             let layout = token.profile.layout
-            let holders = [nativeHolder, nativeOther, caller] + result.logs.flatMap { log in
-                log.address == token.address && log.topics.count == 3
-                    ? log.topics[1...2].compactMap { Address($0.suffix(20)) } : []
-            }
+            let holders =
+                [nativeHolder, nativeOther, caller]
+                + result.logs.flatMap { log in
+                    log.address == token.address && log.topics.count == 3
+                        ? log.topics[1...2].compactMap { Address($0.suffix(20)) } : []
+                }
             var sum = UInt256.zero
             for holder in Set(holders) {
-                let (s, overflow) = sum.addingReportingOverflow(words[token.address]?[layout.balanceSlot(holder)] ?? .zero)
+                let (s, overflow) = sum.addingReportingOverflow(
+                    words[token.address]?[layout.balanceSlot(holder)] ?? .zero)
                 if overflow { return }  // a wrapped sum says nothing
                 sum = s
             }
@@ -96,7 +100,8 @@ extension FuzzSeeds {
         }
         // aggregate3([(USDC, false, balanceOf(holder))]) at Multicall3 (target 4).
         let balanceOf: [UInt8] = [0x70, 0xa0, 0x82, 0x31] + word(FuzzHarness.nativeHolder)
-        let tuple = word(TokenDefinition.usdc.address) + word(0) + word(96) + word(UInt64(balanceOf.count))
+        let tuple =
+            word(TokenDefinition.usdc.address) + word(0) + word(96) + word(UInt64(balanceOf.count))
             + balanceOf + [UInt8](repeating: 0, count: 28)
         seeds.append([4, 0, 0x82, 0xad, 0x56, 0xcb] + word(32) + word(1) + word(32) + tuple)
         return seeds

@@ -19,7 +19,10 @@ import Testing
             ["node", "--in-memory", "--token", "0x0000000000000000000000000000000000000B0b:B:1:evm"],
             "unknown profile 'evm' (one of openzeppelin5, openzeppelin4, fiattoken, weth9, tether)"
         ),
-        (["node", "--in-memory", "--token", "0x0000000000000000000000000000000000000B0b:B"], "expected ADDRESS:SYMBOL:DECIMALS"),
+        (
+            ["node", "--in-memory", "--token", "0x0000000000000000000000000000000000000B0b:B"],
+            "expected ADDRESS:SYMBOL:DECIMALS"
+        ),
         (["node", "--in-memory", "--tokens-file", "/nonexistent/tokens.json"], "cannot read --tokens-file"),
     ])
     func badFlagsAreOneLineErrors(arguments: [String], fragment: String) throws {

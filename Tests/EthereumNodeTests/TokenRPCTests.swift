@@ -1,4 +1,5 @@
 import ByteCoding
+import EthereumLedger
 import EthereumNode
 import EthereumTransactions
 import EthereumTypes
@@ -6,7 +7,6 @@ import JSONCoding
 import JSONRPC
 import KeccakHashing
 import NativeContracts
-import EthereumLedger
 import Testing
 
 /// The native tokens through the node's JSON-RPC methods: eth_call (and geth's revert shape), eth_estimateGas,
@@ -253,10 +253,13 @@ extension JSON {
     /// A WETH9-profile token's genesis supply is backed by ETH: a supply that would overflow the chain's ETH supply
     /// is refused with the reason, not trapped on.
     @Test func wethBackingThatWouldOverflowIsRefused() throws {
-        #expect(throws: LedgerError.valueOutOfRange("genesis balances and WBIG's ETH backing total more than 2^256-1 wei")) {
+        #expect(
+            throws: LedgerError.valueOutOfRange("genesis balances and WBIG's ETH backing total more than 2^256-1 wei")
+        ) {
             _ = try makeNode { config in
                 let big = TokenDefinition(
-                    address: try! Address(parsing: "0x000000000000000000000000000000000000b16b"), name: "Big", symbol: "WBIG",
+                    address: try! Address(parsing: "0x000000000000000000000000000000000000b16b"), name: "Big",
+                    symbol: "WBIG",
                     decimals: 0, profile: .weth9, holders: [.init(holder: .zero, amount: .max)])
                 config.chain.nativeContracts = NativeContractRegistry(tokens: [big])
                 config.devTokenBalance = 0
