@@ -259,3 +259,18 @@ package.targets.append(contentsOf: [
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])
 // MARK: - End of fuzzing block
+
+// MARK: - A chain that lives (issue 20): provider faults and ambient traffic, pure and seeded
+package.targets.append(contentsOf: [
+    // SplitMix64 and exact-arithmetic helpers: the same seed replays the same schedule on every platform.
+    .target(name: "SeededRandom"),
+    // Provider fault shapes (byte for byte) and their seeded schedule; no HTTP (the server's middleware applies it).
+    .target(name: "ProviderFaults", dependencies: ["JSONCoding", "SeededRandom"]),
+    .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
+])
+for target in package.targets where target.name == "SandnetServer" { target.dependencies.append("ProviderFaults") }
+for target in package.targets where target.name == "SandnetServerTests" { target.dependencies.append("ProviderFaults") }
+for target in package.targets where target.name == "SandnetServerTests" {
+    target.dependencies.append(.product(name: "Hummingbird", package: "hummingbird"))
+}
+// MARK: - End of living-chain block
