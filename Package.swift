@@ -267,6 +267,9 @@ package.targets.append(contentsOf: [
     // Provider fault shapes (byte for byte) and their seeded schedule; no HTTP (the server's middleware applies it).
     .target(name: "ProviderFaults", dependencies: ["JSONCoding", "SeededRandom"]),
     .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
+    // Other users' transactions per block for a fee profile, and the fee market they make (pure, seeded).
+    .target(name: "AmbientTraffic", dependencies: ["EthereumTypes", "EthereumLedger", "SeededRandom"]),
+    .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
 ])
 for target in package.targets where target.name == "SandnetServer" { target.dependencies.append("ProviderFaults") }
 for target in package.targets where target.name == "SandnetServerTests" { target.dependencies.append("ProviderFaults") }
