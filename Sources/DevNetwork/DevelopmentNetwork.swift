@@ -6,6 +6,7 @@ import ICPReplica
 import JSONRPC
 import KeyValueStorage
 import EthereumNode
+import EthereumRPC
 
 /// A full development network built from one configuration: the fake Sepolia node and, unless turned off, the ICP
 /// development replica hosting the ledger canister, with each chain's faucet, behind one JSON-RPC method table
@@ -54,9 +55,9 @@ public final class DevelopmentNetwork: Sendable {
     /// nil when the network serves no ICP ledger.
     public let icp: ICP?
 
-    /// The JSON-RPC method table the transports serve: the node's methods and the ICP ones (``ICPMethods``); the
-    /// node's own win on a name clash.
-    public var dispatcher: RPCDispatcher { node.dispatcher }
+    /// The JSON-RPC method table the transports serve: the node's methods (``EthereumMethods``) and the ICP ones
+    /// (``ICPMethods``); the node's own win on a name clash.
+    public let dispatcher: RPCDispatcher
 
     /// Builds both chains: in `store` when given (opened or created, so a data directory survives restarts), else in
     /// memory.
@@ -85,15 +86,15 @@ public final class DevelopmentNetwork: Sendable {
             }
         }
         self.icp = icp
-        node = try SandnetNode(
-            configuration: configuration.ethereum, store: store, clock: clock,
-            additionalMethods: icp.map { ICPMethods.table($0.faucet) } ?? [:])
+        node = try SandnetNode(configuration: configuration.ethereum, store: store, clock: clock)
+        dispatcher = EthereumMethods.dispatcher(node, additional: icp.map { ICPMethods.table($0.faucet) } ?? [:])
     }
 
     /// A network of `node` alone, with no ICP ledger (for callers that build their node themselves).
     public init(node: SandnetNode) {
         self.node = node
         self.icp = nil
+        dispatcher = EthereumMethods.dispatcher(node)
     }
 }
 
