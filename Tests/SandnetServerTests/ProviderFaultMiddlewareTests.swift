@@ -1,3 +1,4 @@
+import DevNetwork
 import EthereumNode
 import Foundation
 import Hummingbird
@@ -40,7 +41,7 @@ struct FaultyEndpoint {
         let node = try SandnetNode(configuration: NodeConfiguration())
         let recorder = DelayRecorder()
         let controller = FaultController(schedule) { recorder.record($0) }
-        let dispatcher = node.dispatcher
+        let dispatcher = DevelopmentNetwork(node: node).dispatcher
         let overlay = controller.methods
         let router = Router(context: FaultTestContext.self)
         router.add(middleware: ProviderFaultMiddleware(controller: controller, bodyLimit: 1 << 20))
@@ -213,5 +214,37 @@ final class DelayRecorder: Sendable {
         #expect(try await endpoint.post(receipt).body == #"{"jsonrpc":"2.0","id":4,"result":null}"#)
         let mined = try JSON.parse(try await endpoint.post(receipt).body)
         #expect(mined["result"]?["status"] == .string("0x1"))
+    }
+}
+
+@Suite(.serialized) struct NodeServerFaultTests {
+    /// The node's own server: faults from its configuration hit the wallet's key path only; `/`, the faucet API
+    /// and the fault methods stay reliable.
+    @Test func theWalletPathMisbehavesWhileTheRestStaysReliable() async throws {
+        let node = try await RunningNode.start(server: {
+            $0.faults = FaultSchedule(rules: [
+                FaultRule(shape: .infuraKeyThroughput, paths: ["/v3/wallet"], every: 2, retryAfter: 3)
+            ])
+        })
+        defer { node.stop() }
+        let call = Data(FaultyEndpoint.call("eth_chainId", id: 9).utf8)
+        let (first, _, firstBody) = try await node.post("/v3/wallet", body: call)
+        #expect(first == 200)
+        #expect(String(decoding: firstBody, as: UTF8.self) == #"{"jsonrpc":"2.0","id":9,"result":"0xaa36a7"}"#)
+        let (second, headers, secondBody) = try await node.post("/v3/wallet", body: call)
+        #expect(second == 429)
+        #expect(headers["Retry-After"] as? String == "3")
+        #expect(
+            String(decoding: secondBody, as: UTF8.self)
+                == #"{"jsonrpc":"2.0","id":9,"error":{"code":429,"event":-33300,"message":"Too Many Requests","details":"You have surpassed your user-defined key throughput limit setting. To make more requests with this key, review key setting configurations."}}"#
+        )
+        for _ in 0..<3 { #expect(try await node.post(body: call).0 == 200) }
+        // The faucet API is not JSON-RPC: never faulted.
+        let (faucet, _, _) = try await node.post(
+            "/api/claim", body: Data(#"{"address":"0x000000000000000000000000000000000000dEaD"}"#.utf8))
+        #expect(faucet == 200)
+        let faults = try await node.rpc("sandnet_getFaults")["result"]
+        #expect(faults?["rules"]?.arrayValue?.first?["fired"] == .int(1))
+        #expect(faults?["rules"]?.arrayValue?.first?["seen"] == .int(2))
     }
 }

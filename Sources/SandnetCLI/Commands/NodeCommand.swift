@@ -11,6 +11,7 @@ import JSONCoding
 import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
+import ProviderFaults
 import Logging
 import EthereumNode
 import EthereumRPC
@@ -117,6 +118,12 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "ICP faucet payout per claim, in ICP.")
     var icpFaucetAmount = "100"
 
+    @Option(
+        help: ArgumentHelp(
+            "Provider faults from the start: a JSON schedule {\"seed\", \"rules\": [{\"shape\", …}]} or @FILE holding one.",
+            discussion: "Shapes and fields: README, \"Provider faults\". Changed at run time with sandnet_setFaults."))
+    var faults: String?
+
     func validate() throws {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
@@ -204,6 +211,7 @@ struct NodeCommand: AsyncParsableCommand {
         server.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
+        if let faults { server.faults = try Self.parseFaults(faults) }
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
@@ -229,6 +237,23 @@ struct NodeCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError("--dump-state \(dumpState): cannot write the state dump: \(error.localizedDescription)")
             }
+        }
+    }
+
+    /// `--faults`: inline JSON, or `@FILE`.
+    static func parseFaults(_ text: String) throws -> FaultSchedule {
+        var bytes = Array(text.utf8)
+        if text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("--faults: cannot read \(path)") }
+            bytes = [UInt8](data)
+        }
+        do {
+            return try FaultSchedule(json: try JSON.parse(bytes))
+        } catch let error as JSONParseError {
+            throw CLIError("--faults: not JSON: \(error)")
+        } catch {
+            throw CLIError("--faults: \(error)")
         }
     }
 
