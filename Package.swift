@@ -289,4 +289,7 @@ for target in package.targets where target.name == "SandnetCLI" { target.depende
 for target in package.targets where target.name == "SandnetServerTests" {
     target.dependencies.append(.product(name: "Hummingbird", package: "hummingbird"))
 }
+for target in package.targets where ["EthereumNode", "EthereumRPC", "EthereumNodeTests"].contains(target.name) {
+    target.dependencies.append("AmbientTraffic")
+}
 // MARK: - End of living-chain block

@@ -7,8 +7,9 @@ public enum FeeProfile: String, Sendable, CaseIterable {
     case dev
     /// Near-empty blocks (1–10 % of the gas limit); the base fee decays to its integer floor.
     case quiet
-    /// The shape of recent Sepolia: would-be senders for ~75 % of the gas limit, whose price limits put the base
-    /// fee in equilibrium near 0.005 gwei with blocks about half full; tips mostly 1–2 gwei.
+    /// The shape of recent Sepolia: would-be senders for ~75 % of the gas limit, 70 % of them with price limits
+    /// (median 0.01 gwei) that put the base fee in equilibrium near 0.01 gwei with blocks about half full; tips
+    /// mostly 1–2 gwei. From a fresh chain at 1 gwei, blocks are ~22 % full until the fee has fallen.
     case sepolia
     /// Sepolia's demand swelling and ebbing over the UTC day: 15 % of the gas limit at 03:00, 95 % at 15:00.
     case dailySwell = "daily-swell"
@@ -34,6 +35,9 @@ public struct Demand: Sendable, Equatable {
     public var medianLimit: Double?
     /// Spread of the price limits: log2 standard deviation.
     public var limitSpread: Double
+    /// Share of would-be senders without a price limit (wallet users who pay whatever the base fee is): they keep
+    /// blocks from ever emptying while the base fee is above the others' limits, as on a fresh chain at 1 gwei.
+    public var unlimitedShare: Double = 0
     /// Share of senders bidding urgent tips (5–100 gwei).
     public var urgentShare: Double
     /// True inside a spike episode.
@@ -71,11 +75,11 @@ extension FeeProfile {
         }
     }
 
-    /// Sepolia's potential demand with normal noise of σ 0.1, within [0.05, 1].
+    /// Sepolia's potential demand with normal noise of σ 0.1, within [0.05, 1]; 30 % of it without a price limit.
     static func sepoliaDemand(potential: Double, noise: Double) -> Demand {
         Demand(
             potential: min(max(potential + 0.1 * noise, 0.05), 1), medianLimit: sepoliaMedianLimit, limitSpread: 2,
-            urgentShare: 0.05, spiking: false)
+            unlimitedShare: 0.3, urgentShare: 0.05, spiking: false)
     }
 
     /// The daily swell: a triangle over the UTC day, 0.15 at 03:00 rising to 0.95 at 15:00 and back.

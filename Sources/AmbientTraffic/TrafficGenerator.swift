@@ -73,6 +73,7 @@ public struct TrafficGenerator: Sendable, Equatable {
         while true {
             var gas = Self.gas(&random)
             let limitDraw = random.normal()
+            let unlimited = random.unit() < demand.unlimitedShare
             let tip = Self.tip(&random, urgentShare: demand.urgentShare)
             let sender = random.integer(in: 0...(users - 1))
             var recipient = random.integer(in: 0...(users - 2))
@@ -83,7 +84,9 @@ public struct TrafficGenerator: Sendable, Equatable {
                 gas = 21_000
             }
             wanted += gas
-            if let median = demand.medianLimit, median * exp2Exact(demand.limitSpread * limitDraw) < baseFee {
+            if !unlimited, let median = demand.medianLimit,
+                median * exp2Exact(demand.limitSpread * limitDraw) < baseFee
+            {
                 continue
             }
             let cap = head.baseFee.multipliedReportingOverflow(by: UInt256(2)).partialValue + tip

@@ -31,6 +31,8 @@ public final class SandnetNode: Sendable {
     let faucetLimiter = Mutex(FaucetLimiter())
     /// Serialises automatic mining so concurrent submissions batch into one block.
     let minerTurn = Mutex(())
+    /// Other users' traffic (``AmbientConfiguration``).
+    let ambient: Mutex<AmbientState>
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -40,6 +42,7 @@ public final class SandnetNode: Sendable {
         self.configuration = configuration
         self.clock = clock
         filters = Mutex(FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
+        ambient = Mutex(AmbientState(configuration.ambient))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
@@ -174,11 +177,11 @@ public final class SandnetNode: Sendable {
         try ledger.withLock { try $0.flush() }
     }
 
-    /// Interval mining tick: mines a block if one is due.
-    public func tick() {
-        let now = clock()
-        let blocks = (try? withLedger { try $0.mineDue(now: now) }) ?? []
-        publish(blocks)
+    /// Timer tick: mines a block if one is due (interval mining, or automine's empty-block interval), with other
+    /// users' transactions for it. Returns the blocks mined.
+    @discardableResult
+    public func tick() -> [Block] {
+        (try? mineTimerBlock(now: clock())) ?? []
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }

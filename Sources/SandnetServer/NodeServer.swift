@@ -281,14 +281,18 @@ public final class NodeServer: Sendable {
     }
 }
 
-/// Mines due blocks in interval mode (a 100 ms tick; blocks keep their exact spacing).
+/// Mines due blocks in interval mode and automine's empty-block interval (a 100 ms tick; blocks keep their exact
+/// spacing).
 struct MiningService: Service {
     let node: SandnetNode
     let executor: NodeExecutor
 
     func run() async throws {
         while !Task.isCancelledOrShuttingDown {
-            if case .interval = node.miningMode { try? await executor.run { [node] in node.tick() } }
+            // Interval mining, or automine's empty-block interval (the node decides whether a block is due).
+            let timed = node.miningMode != .manual
+                && (node.miningMode != .automatic || node.configuration.emptyBlockInterval != nil)
+            if timed { _ = try? await executor.run { [node] in node.tick() } }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }
