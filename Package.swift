@@ -285,7 +285,9 @@ package.targets.append(contentsOf: [
 ])
 for target in package.targets where target.name == "SandnetServer" { target.dependencies.append("ProviderFaults") }
 for target in package.targets where target.name == "SandnetServerTests" { target.dependencies.append("ProviderFaults") }
-for target in package.targets where target.name == "SandnetCLI" { target.dependencies.append("ProviderFaults") }
+for target in package.targets where target.name == "SandnetCLI" {
+    target.dependencies.append(contentsOf: ["ProviderFaults", "AmbientTraffic"])
+}
 for target in package.targets where target.name == "SandnetServerTests" {
     target.dependencies.append(.product(name: "Hummingbird", package: "hummingbird"))
 }

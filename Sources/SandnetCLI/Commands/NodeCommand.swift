@@ -1,3 +1,4 @@
+import AmbientTraffic
 import ArgumentParser
 import ByteCoding
 import DevNetwork
@@ -120,6 +121,21 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Other users' traffic: dev (none), quiet, sepolia, daily-swell, spike or stall.",
+            discussion: "Switch at run time with sandnet_setFeeProfile. README, \"A chain that lives\"."))
+    var feeProfile = "sepolia"
+
+    @Flag(help: "A still chain: no other users' traffic and no empty blocks (same as --fee-profile dev --empty-block-interval 0).")
+    var noAmbient = false
+
+    @Option(help: "With automine, a block every N seconds when nothing else was mined (Sepolia's slot: 12); 0: none.")
+    var emptyBlockInterval: UInt64 = 12
+
+    @Option(help: "Seed of the other users' traffic (the same seed and profile replay the same transactions).")
+    var ambientSeed: UInt64 = 0
+
+    @Option(
+        help: ArgumentHelp(
             "Provider faults from the start: a JSON schedule {\"seed\", \"rules\": [{\"shape\", …}]} or @FILE holding one.",
             discussion: "Shapes and fields: README, \"Provider faults\". Changed at run time with sandnet_setFaults."))
     var faults: String?
@@ -158,6 +174,12 @@ struct NodeCommand: AsyncParsableCommand {
         config.faucetCooldown = try Self.parseDuration(faucetCooldown)
         config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
         config.allowUnprotectedTransactions = allowUnprotectedTxs
+        guard let profile = FeeProfile(rawValue: feeProfile) else {
+            throw CLIError("--fee-profile: unknown profile '\(feeProfile)'; known: \(FeeProfile.names.joined(separator: ", "))")
+        }
+        config.ambient.profile = noAmbient ? .dev : profile
+        config.ambient.seed = ambientSeed
+        config.emptyBlockInterval = noAmbient || emptyBlockInterval == 0 ? nil : emptyBlockInterval
         let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"
         config.devMethodsEnabled = loopback || allowDevMethods
 
