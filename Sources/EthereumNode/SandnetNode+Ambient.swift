@@ -63,59 +63,75 @@ extension SandnetNode {
     /// charged as the generator drew it), the pool's executable transactions by tip, and an empty block when
     /// there are none. Runs in the miner's turn, so a submission in automine never interleaves.
     func mineTimerBlock(now: UInt64) throws -> [Block] {
+        try minerTurn.withLock { _ in try mineWithTraffic(now: now, timer: true, spacing: nil) }
+    }
+
+    /// anvil_mine under a fee profile other than `dev`: each block with other users' transactions for it.
+    func mineWithTraffic(blocks count: Int, now: UInt64, interval: UInt64?) throws -> [Block] {
         try minerTurn.withLock { _ in
-            let plan = try withLedger { chain -> (ChainHead, [AmbientTransaction], [Address: UInt64], MiningMode)? in
-                guard timerBlockDue(chain, now: now) else { return nil }
-                var timestamp = chain.nextBlockTimestamp(now: now)
-                if case .interval(let seconds) = chain.miningMode {
-                    timestamp = max(timestamp, chain.head.header.timestamp + seconds)
-                }
-                let head = ChainHead(
-                    number: chain.blockNumber + 1, timestamp: timestamp, baseFee: chain.nextBaseFee,
-                    gasLimit: configuration.chain.gasLimit)
-                let traffic = ambient.withLock { $0.generator }.transactions(for: head)
-                guard !traffic.isEmpty else { return (head, [], [:], chain.miningMode) }
-                let users = try ambientKeys()
-                var nonces: [Address: UInt64] = [:]
-                for tx in traffic where nonces[users[tx.sender].address] == nil {
-                    nonces[users[tx.sender].address] = chain.pendingNonce(users[tx.sender].address)
-                }
-                return (head, traffic, nonces, chain.miningMode)
+            var mined: [Block] = []
+            for i in 0..<count {
+                mined += try mineWithTraffic(now: now, timer: false, spacing: i > 0 ? interval : nil)
             }
-            guard let (head, traffic, startNonces, mode) = plan else { return [] }
-            let users = traffic.isEmpty ? [] : try ambientKeys()
-            var nonces = startNonces
-            var signed: [LedgerTransaction] = []
-            signed.reserveCapacity(traffic.count)
-            for tx in traffic {
-                let user = users[tx.sender]
-                let nonce = nonces[user.address, default: 0]
-                nonces[user.address] = nonce + 1
-                let transaction = Transaction.dynamicFee(
-                    DynamicFeeTransaction(
-                        chainID: configuration.chain.chainID, nonce: nonce,
-                        maxPriorityFeePerGas: tx.maxPriorityFeePerGas, maxFeePerGas: tx.maxFeePerGas, gas: tx.gas,
-                        to: users[tx.recipient].address, value: tx.value, data: [], accessList: []))
-                var ledgerTx = Self.ledgerTransaction(
-                    try transaction.signed(privateKey: user.privateKey), sender: user.address)
-                // EVM-less: the gas a contract call would burn is charged as the transaction's own cost.
-                ledgerTx.intrinsicGas = tx.gas
-                signed.append(ledgerTx)
-            }
-            let balance = configuration.ambient.userBalance
-            let blocks = try withLedger { chain -> [Block] in
-                guard chain.blockNumber + 1 == head.number else { return [] }  // someone mined meanwhile
-                for user in Set(signed.map(\.sender)) where chain.account(user).balance < balance / UInt256(2) {
-                    try chain.setBalance(user, balance)
-                }
-                // Ambient traffic is best effort: a transaction the pool refuses (full, say) is left out.
-                for tx in signed { _ = try? chain.submit(tx, now: now, mineNow: false) }
-                if case .interval = mode { return try chain.mineDue(now: now) }
-                return try chain.mine(blocks: 1, now: now)
-            }
-            publish(blocks)
-            return blocks
+            return mined
         }
+    }
+
+    /// One block with traffic (the caller holds ``minerTurn``): when `timer`, only if one is due; `spacing` puts
+    /// it that many seconds after the head.
+    private func mineWithTraffic(now: UInt64, timer: Bool, spacing: UInt64?) throws -> [Block] {
+        let plan = try withLedger { chain throws -> (ChainHead, [AmbientTransaction], [Address: UInt64], MiningMode)? in
+            if timer { guard timerBlockDue(chain, now: now) else { return nil } }
+            if let spacing { try chain.setNextTimestamp(chain.head.header.timestamp + spacing) }
+            var timestamp = chain.nextBlockTimestamp(now: now)
+            if timer, case .interval(let seconds) = chain.miningMode {
+                timestamp = max(timestamp, chain.head.header.timestamp + seconds)
+            }
+            let head = ChainHead(
+                number: chain.blockNumber + 1, timestamp: timestamp, baseFee: chain.nextBaseFee,
+                gasLimit: configuration.chain.gasLimit)
+            let traffic = ambient.withLock { $0.generator }.transactions(for: head)
+            guard !traffic.isEmpty else { return (head, [], [:], chain.miningMode) }
+            let users = try ambientKeys()
+            var nonces: [Address: UInt64] = [:]
+            for tx in traffic where nonces[users[tx.sender].address] == nil {
+                nonces[users[tx.sender].address] = chain.pendingNonce(users[tx.sender].address)
+            }
+            return (head, traffic, nonces, chain.miningMode)
+        }
+        guard let (head, traffic, startNonces, mode) = plan else { return [] }
+        let users = traffic.isEmpty ? [] : try ambientKeys()
+        var nonces = startNonces
+        var signed: [LedgerTransaction] = []
+        signed.reserveCapacity(traffic.count)
+        for tx in traffic {
+            let user = users[tx.sender]
+            let nonce = nonces[user.address, default: 0]
+            nonces[user.address] = nonce + 1
+            let transaction = Transaction.dynamicFee(
+                DynamicFeeTransaction(
+                    chainID: configuration.chain.chainID, nonce: nonce,
+                    maxPriorityFeePerGas: tx.maxPriorityFeePerGas, maxFeePerGas: tx.maxFeePerGas, gas: tx.gas,
+                    to: users[tx.recipient].address, value: tx.value, data: [], accessList: []))
+            var ledgerTx = Self.ledgerTransaction(
+                try transaction.signed(privateKey: user.privateKey), sender: user.address)
+            // EVM-less: the gas a contract call would burn is charged as the transaction's own cost.
+            ledgerTx.intrinsicGas = tx.gas
+            signed.append(ledgerTx)
+        }
+        let balance = configuration.ambient.userBalance
+        let blocks = try withLedger { chain -> [Block] in
+            guard chain.blockNumber + 1 == head.number else { return [] }  // someone mined meanwhile
+            for user in Set(signed.map(\.sender)) where chain.account(user).balance < balance / UInt256(2) {
+                try chain.setBalance(user, balance)
+            }
+            // Ambient traffic is best effort: a transaction the pool refuses (full, say) is left out.
+            for tx in signed { _ = try? chain.submit(tx, now: now, mineNow: false) }
+            if timer, case .interval = mode { return try chain.mineDue(now: now) }
+            return try chain.mine(blocks: 1, now: now)
+        }
+        publish(blocks)
+        return blocks
     }
 
     /// The simulated users' keys, derived once.

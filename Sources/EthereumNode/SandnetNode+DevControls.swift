@@ -19,6 +19,10 @@ extension SandnetNode {
     public func mine(blocks count: UInt64 = 1, interval: UInt64? = nil) throws {
         let count = try blockCount(count)
         let now = clock()
+        if feeProfile != .dev {
+            _ = try mineWithTraffic(blocks: count, now: now, interval: interval)
+            return
+        }
         publish(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
     }
 

@@ -125,7 +125,7 @@ struct NodeCommand: AsyncParsableCommand {
             discussion: "Switch at run time with sandnet_setFeeProfile. README, \"A chain that lives\"."))
     var feeProfile = "sepolia"
 
-    @Flag(help: "A still chain: no other users' traffic and no empty blocks (same as --fee-profile dev --empty-block-interval 0).")
+    @Flag(help: "A still chain: no other users' traffic, no empty blocks (--fee-profile dev --empty-block-interval 0).")
     var noAmbient = false
 
     @Option(help: "With automine, a block every N seconds when nothing else was mined (Sepolia's slot: 12); 0: none.")
@@ -175,7 +175,8 @@ struct NodeCommand: AsyncParsableCommand {
         config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
         config.allowUnprotectedTransactions = allowUnprotectedTxs
         guard let profile = FeeProfile(rawValue: feeProfile) else {
-            throw CLIError("--fee-profile: unknown profile '\(feeProfile)'; known: \(FeeProfile.names.joined(separator: ", "))")
+            let known = FeeProfile.names.joined(separator: ", ")
+            throw CLIError("--fee-profile: unknown profile '\(feeProfile)'; known: \(known)")
         }
         config.ambient.profile = noAmbient ? .dev : profile
         config.ambient.seed = ambientSeed
