@@ -11,7 +11,7 @@ extension FaultShape {
     public static let names = [
         "http-429", "infura-rate-limit", "infura-daily-cap", "infura-key-throughput", "alchemy-compute-units",
         "alchemy-monthly-cap", "http-500", "http-502", "http-503", "http-504", "timeout", "header-not-found",
-        "stale-read", "latency",
+        "stale-read", "latency", "websocket-disconnect",
     ]
 
     init(name: String, rule: JSON) throws(FaultConfigurationError) {
@@ -30,6 +30,7 @@ extension FaultShape {
         case "timeout": self = .timeout(seconds: try rule.integer("seconds", default: 60, in: 0...600))
         case "header-not-found": self = .headerNotFound
         case "stale-read": self = .staleRead
+        case "websocket-disconnect": self = .webSocketDisconnect
         case "latency":
             self = .latency(
                 milliseconds: try rule.integer("milliseconds", default: 0, in: 0...60_000),

@@ -67,6 +67,7 @@ public struct FaultSchedule: Sendable, Equatable {
         for index in rules.indices where !rules[index].shape.isPerItem {
             let shape = rules[index].shape
             if case .latency = shape { continue }
+            if case .webSocketDisconnect = shape { continue }
             guard methods.contains(where: { rules[index].watches(path: path, client: client, method: $0) }) else {
                 continue
             }
@@ -96,6 +97,20 @@ public struct FaultSchedule: Sendable, Equatable {
                 body: JSON.array(calls.indices.map { decision.replaced[$0]! }).bytes)
         }
         return decision
+    }
+
+    /// Whether a WebSocket message carrying `calls` on the connection upgraded at `path` severs it (the first
+    /// `websocket-disconnect` rule that watches and strikes).
+    public mutating func severs(path: String, client: String?, calls: [Call]) -> Bool {
+        let methods: [String?] = calls.isEmpty ? [nil] : calls.map(\.method)
+        for index in rules.indices {
+            guard case .webSocketDisconnect = rules[index].shape else { continue }
+            guard methods.contains(where: { rules[index].watches(path: path, client: client, method: $0) }) else {
+                continue
+            }
+            if rules[index].strikes() { return true }
+        }
+        return false
     }
 
     /// The calls of a JSON-RPC body (an object or an array of objects); nil when the body is not JSON-RPC (the

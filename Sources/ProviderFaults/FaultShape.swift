@@ -31,6 +31,9 @@ public enum FaultShape: Sendable, Equatable {
     case staleRead
     /// The request is served, after `milliseconds` plus a seeded jitter of up to `jitter` milliseconds.
     case latency(milliseconds: Int, jitter: Int)
+    /// A WebSocket message is not answered: the provider severs the connection (TCP closed, no close frame), as
+    /// Infura does when a daily quota is reached (docs.metamask.io "Avoid rate limiting"). HTTP requests ignore it.
+    case webSocketDisconnect
 
     /// The name used in flags, `sandnet_setFaults` and the README.
     public var name: String {
@@ -46,6 +49,7 @@ public enum FaultShape: Sendable, Equatable {
         case .headerNotFound: "header-not-found"
         case .staleRead: "stale-read"
         case .latency: "latency"
+        case .webSocketDisconnect: "websocket-disconnect"
         }
     }
 
@@ -167,7 +171,7 @@ extension FaultShape {
             return error([("code", .int(-32000)), ("message", .string("header not found"))])
         case .staleRead:
             return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", .null)])
-        case .loadBalancer, .timeout, .latency:
+        case .loadBalancer, .timeout, .latency, .webSocketDisconnect:
             return nil
         }
     }
@@ -180,7 +184,7 @@ extension FaultShape {
         case .alchemyMonthlyCap: 403
         case .loadBalancer(let status): status
         case .timeout: 504
-        case .headerNotFound, .staleRead, .latency: 200
+        case .headerNotFound, .staleRead, .latency, .webSocketDisconnect: 200
         }
     }
 
@@ -191,7 +195,7 @@ extension FaultShape {
         var headers: [(String, String)] = []
         let body: [UInt8]
         switch self {
-        case .latency:
+        case .latency, .webSocketDisconnect:
             return nil
         case .loadBalancer, .timeout:
             headers.append(("Content-Type", "text/html"))

@@ -181,14 +181,17 @@ public final class NodeServer: Sendable {
             replyLimit: configuration.webSocketQueueLimit, replyByteLimit: configuration.webSocketQueueBytes,
             notificationLimit: configuration.webSocketQueueLimit)
         let logger = self.logger
+        let faults = self.faults
         for path in ["/", "/ws"] {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
             } onUpgrade: { [dispatcher] inbound, outbound, context in
                 let client = RPCClient(address: context.requestContext.remoteAddress?.ipAddress)
-                let session = WebSocketSession(
+                var session = WebSocketSession(
                     node: node, dispatcher: dispatcher, executor: executor, limits: queueLimits, logger: logger,
                     client: client)
+                session.faults = faults
+                session.path = path
                 try await session.run(
                     inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }

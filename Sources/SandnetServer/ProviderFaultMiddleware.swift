@@ -33,6 +33,13 @@ public final class FaultController: Sendable {
         }
     }
 
+    /// Whether a WebSocket message severs its connection (`websocket-disconnect`); the fault methods never do.
+    func severs(path: String, client: String?, message: [UInt8]) -> Bool {
+        guard let (calls, _) = FaultSchedule.calls(of: message) else { return false }
+        if !calls.isEmpty, calls.allSatisfy({ $0.method.map(Self.exempt.contains) ?? false }) { return false }
+        return schedule.withLock { $0.isEmpty ? false : $0.severs(path: path, client: client, calls: calls) }
+    }
+
     /// Development methods, never faulted: `sandnet_setFaults(config)` replaces the schedule (README, "Provider
     /// faults"), `sandnet_getFaults` returns it with its counters, `sandnet_clearFaults` removes every rule.
     public var methods: [String: RPCMethod] {

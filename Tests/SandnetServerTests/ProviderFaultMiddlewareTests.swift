@@ -248,3 +248,30 @@ final class DelayRecorder: Sendable {
         #expect(faults?["rules"]?.arrayValue?.first?["seen"] == .int(2))
     }
 }
+
+@Suite(.serialized) struct WebSocketFaultTests {
+    /// `websocket-disconnect` on `/ws`: the first message is answered, the second severs the connection (no reply,
+    /// no close frame); `/` and HTTP are untouched.
+    @Test func aProviderSeversTheWebSocket() async throws {
+        let node = try await RunningNode.start(server: {
+            $0.faults = FaultSchedule(rules: [FaultRule(shape: .webSocketDisconnect, paths: ["/ws"], skip: 1)])
+        })
+        defer { node.stop() }
+        let chainID = FaultyEndpoint.call("eth_chainId", id: 1)
+        let ws = try await RawSocket.webSocket(port: node.port, path: "/ws")
+        let frames = WebSocketFrameReader(ws)
+        try await ws.send(RawSocket.textFrame(chainID))
+        #expect(try await frames.next()?.text == #"{"jsonrpc":"2.0","id":1,"result":"0xaa36a7"}"#)
+        try await ws.send(RawSocket.textFrame(chainID))
+        #expect(try await frames.next() == nil)
+        let root = try await RawSocket.webSocket(port: node.port, path: "/")
+        let rootFrames = WebSocketFrameReader(root)
+        for _ in 0..<3 {
+            try await root.send(RawSocket.textFrame(chainID))
+            #expect(try await rootFrames.next()?.text == #"{"jsonrpc":"2.0","id":1,"result":"0xaa36a7"}"#)
+        }
+        #expect(try await node.rpc("eth_chainId")["result"] == .string("0xaa36a7"))
+        let faults = try await node.rpc("sandnet_getFaults")["result"]
+        #expect(faults?["rules"]?.arrayValue?.first?["fired"] == .int(1))
+    }
+}
