@@ -294,4 +294,5 @@ for target in package.targets where target.name == "SandnetServerTests" {
 for target in package.targets where ["EthereumNode", "EthereumRPC", "EthereumNodeTests"].contains(target.name) {
     target.dependencies.append("AmbientTraffic")
 }
+for target in package.targets where target.name == "EthereumNode" { target.dependencies.append("SeededRandom") }
 // MARK: - End of living-chain block

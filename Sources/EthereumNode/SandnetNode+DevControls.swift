@@ -19,6 +19,7 @@ extension SandnetNode {
     public func mine(blocks count: UInt64 = 1, interval: UInt64? = nil) throws {
         let count = try blockCount(count)
         let now = clock()
+        defer { releaseHeld() }
         if feeProfile != .dev {
             _ = try mineWithTraffic(blocks: count, now: now, interval: interval)
             return

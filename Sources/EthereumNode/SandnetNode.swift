@@ -33,6 +33,8 @@ public final class SandnetNode: Sendable {
     let minerTurn = Mutex(())
     /// Other users' traffic (``AmbientConfiguration``).
     let ambient: Mutex<AmbientState>
+    /// Chain conditions (``ChainConditions``) and the transactions they hold back.
+    let conditionState = Mutex(ConditionState())
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -116,7 +118,9 @@ public final class SandnetNode: Sendable {
     /// eth_sendRawTransaction: decodes, validates and submits a signed transaction; returns its hash.
     @discardableResult
     public func submit(raw: [UInt8]) throws -> [UInt8] {
+        releaseHeld()
         let tx = try ledgerTransaction(raw: raw)
+        if try divert(tx) { return tx.hash }  // dropped or delayed (``ChainConditions``)
         return try submit(tx)
     }
 
@@ -181,7 +185,9 @@ public final class SandnetNode: Sendable {
     /// users' transactions for it. Returns the blocks mined.
     @discardableResult
     public func tick() -> [Block] {
-        (try? mineTimerBlock(now: clock())) ?? []
+        let blocks = (try? mineTimerBlock(now: clock())) ?? []
+        if !blocks.isEmpty { afterTimerBlock() }
+        return blocks
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }

@@ -106,3 +106,72 @@ import Testing
         #expect(after > before + before / UInt256(9))  // +12.5 % minus one transfer's worth
     }
 }
+
+/// Chain conditions: dropped and delayed raw transactions, scheduled reorgs (seeded; injected clock).
+@Suite struct ChainConditionTests {
+    static func rawTransfer(_ node: SandnetNode, nonce: UInt64) throws -> [UInt8] {
+        let tx = Transaction.dynamicFee(
+            DynamicFeeTransaction(
+                chainID: node.chainID, nonce: nonce, maxPriorityFeePerGas: UInt256(1_000_000_000 as UInt64),
+                maxFeePerGas: UInt256(100_000_000_000 as UInt64), gas: 21_000, to: node.devAccounts[1].address,
+                value: UInt256(1_000 as UInt64)))
+        return try tx.signed(privateKey: node.devAccounts[0].privateKey).encoded
+    }
+
+    @Test func aDroppedTransactionGetsAHashAndIsNeverMined() throws {
+        let (node, _) = try makeNode()
+        var conditions = ChainConditions()
+        conditions.dropProbability = 1
+        node.setChainConditions(conditions)
+        let hash = try node.submit(raw: try Self.rawTransfer(node, nonce: 0))
+        #expect(hash.count == 32)
+        #expect(node.transaction(hash: hash) == nil)
+        #expect(node.blockNumber == 0)
+        #expect(try node.transactionCount(of: node.devAccounts[0].address, at: .pending) == 0)
+        // The pool's checks still answer at once.
+        let short = Transaction.dynamicFee(
+            DynamicFeeTransaction(
+                chainID: node.chainID, nonce: 0, maxPriorityFeePerGas: UInt256(1),
+                maxFeePerGas: UInt256(10_000_000_000 as UInt64),
+                gas: 20_000, to: node.devAccounts[1].address, value: UInt256(1)))
+        #expect(throws: LedgerError.intrinsicGasTooLow(gas: 20_000, needed: 21_000)) {
+            try node.submit(raw: try short.signed(privateKey: node.devAccounts[0].privateKey).encoded)
+        }
+    }
+
+    @Test func aDelayedTransactionWaitsItsBlocks() throws {
+        let (node, clock) = try makeNode { $0.emptyBlockInterval = 12 }
+        var conditions = ChainConditions()
+        conditions.delayBlocks = 2
+        node.setChainConditions(conditions)
+        let hash = try node.submit(raw: try Self.rawTransfer(node, nonce: 0))
+        #expect(node.transaction(hash: hash) == nil)
+        #expect(node.heldTransactions == [hash])
+        #expect(node.tick().first?.transactions.isEmpty == true)  // block 1
+        clock.advance(12)
+        #expect(node.tick().first?.transactions.isEmpty == true)  // block 2 releases it; automine mines block 3
+        #expect(node.heldTransactions.isEmpty)
+        #expect(node.receipt(hash: hash)?.block.header.number == 3)
+    }
+
+    @Test func scheduledReorgsReplaceTheHead() throws {
+        let (node, clock) = try makeNode { $0.emptyBlockInterval = 12 }
+        var conditions = ChainConditions()
+        conditions.reorgEvery = 2
+        conditions.reorgDepth = 1
+        node.setChainConditions(conditions)
+        _ = node.tick()
+        clock.advance(12)
+        let second = try #require(node.tick().first)
+        #expect(node.blockNumber == 2)
+        #expect(node.block(hash: second.hash) == nil)  // replaced by the scheduled reorg
+        #expect(try node.call("sandnet_getChainConditions")["reorgEvery"] == .int(2))
+        #expect(
+            throws: RPCError(
+                code: -32602,
+                message:
+                    "invalid argument 0: unknown field \"reorgevery\"; known: delayBlocks, dropProbability, reorgDepth, reorgEvery, reorgRequeue, seed"
+            )
+        ) { try node.call("sandnet_setChainConditions", [.object([("reorgevery", .int(2))])]) }
+    }
+}
