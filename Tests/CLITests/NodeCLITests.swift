@@ -11,6 +11,15 @@ import Testing
         (["node", "--in-memory", "--base-fee", "1.5"], "--base-fee must be a whole number of wei"),
         (["node", "--in-memory", "--faucet-amount", "1 banana"], "unknown unit 'banana'"),
         (["faucet", "0x1234"], "address must have 40 hex digits"),
+        (
+            ["node", "--in-memory", "--fee-profile", "busy"],
+            "--fee-profile: unknown profile 'busy'; known: dev, quiet, sepolia, daily-swell, spike, stall"
+        ),
+        (
+            ["node", "--in-memory", "--chain-conditions", #"{"dropProbability":2}"#],
+            "--chain-conditions: invalid argument 0: dropProbability: want a number in 0…1"
+        ),
+        (["node", "--in-memory", "--faults", #"{"rules":[{"shape":"x"}]}"#], #"--faults: rules[0]: unknown fault shape "x""#),
     ])
     func badFlagsAreOneLineErrors(arguments: [String], fragment: String) throws {
         let r = try SandnetProcess.run(arguments)

@@ -136,6 +136,12 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Chain conditions from the start: JSON {delayBlocks, dropProbability, reorgEvery, reorgDepth, reorgRequeue, seed}.",
+            discussion: "README, \"Chain conditions\". Changed at run time with sandnet_setChainConditions."))
+    var chainConditions: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Provider faults from the start: a JSON schedule {\"seed\", \"rules\": [{\"shape\", …}]} or @FILE holding one.",
             discussion: "Shapes and fields: README, \"Provider faults\". Changed at run time with sandnet_setFaults."))
     var faults: String?
@@ -221,6 +227,19 @@ struct NodeCommand: AsyncParsableCommand {
             guard reply?["result"] == .bool(true) else {
                 let reason = reply?["error"]?["message"]?.stringValue ?? "no answer"
                 throw CLIError("--load-state \(loadState): \(reason)")
+            }
+        }
+        if let chainConditions {
+            // Through the RPC method, so the flag gets exactly its checks and messages.
+            let json: JSON
+            do { json = try JSON.parse(chainConditions) } catch { throw CLIError("--chain-conditions: not JSON: \(error)") }
+            let reply = network.dispatcher.handle(
+                request: JSON.object([
+                    ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("sandnet_setChainConditions")),
+                    ("params", .array([json])),
+                ]))
+            guard reply?["result"] == .bool(true) else {
+                throw CLIError("--chain-conditions: \(reply?["error"]?["message"]?.stringValue ?? "no answer")")
             }
         }
         var server = ServerConfiguration()
