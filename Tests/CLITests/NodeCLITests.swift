@@ -19,7 +19,10 @@ import Testing
             ["node", "--in-memory", "--chain-conditions", #"{"dropProbability":2}"#],
             "--chain-conditions: invalid argument 0: dropProbability: want a number in 0…1"
         ),
-        (["node", "--in-memory", "--faults", #"{"rules":[{"shape":"x"}]}"#], #"--faults: rules[0]: unknown fault shape "x""#),
+        (
+            ["node", "--in-memory", "--faults", #"{"rules":[{"shape":"x"}]}"#],
+            #"--faults: rules[0]: unknown fault shape "x""#
+        ),
     ])
     func badFlagsAreOneLineErrors(arguments: [String], fragment: String) throws {
         let r = try SandnetProcess.run(arguments)
