@@ -164,7 +164,8 @@ let package = Package(
         .target(
             name: "DevNetwork",
             dependencies: [
-                "EthereumNode", "EthereumRPC", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
+                "EthereumNode", "EthereumRPC", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC",
+                "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerServiceTests",
