@@ -21,6 +21,11 @@ extension SandnetNode {
     public func mine(blocks count: UInt64 = 1, interval: UInt64? = nil) throws {
         let count = try blockCount(count)
         let now = clock()
+        defer { releaseHeld() }
+        if feeProfile != .dev {
+            _ = try mineWithTraffic(blocks: count, now: now, interval: interval)
+            return
+        }
         publish(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
     }
 
