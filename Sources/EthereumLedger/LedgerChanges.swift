@@ -156,7 +156,7 @@ extension Ledger {
         }
         // The committed state root is the head's: rebuild the trie from history's view at the head.
         for (address, entries) in state.history {
-            if let account = entries.last?.account, !account.isEmpty || !account.code.isEmpty {
+            if let account = entries.last?.account, account.isInStateTrie {
                 state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
             }
         }
