@@ -77,12 +77,13 @@ extension SandnetNode {
         try withLedger { try $0.setNextTimestamp(timestamp) }
     }
 
-    /// evm_setAutomine: turning it on mines what waits in the pool.
+    /// evm_setAutomine: turning it on mines the pool's executable transactions, as automatic mining would; queued
+    /// ones (a nonce gap, a fee cap below the base fee) wait and no empty block is mined for them.
     public func setAutomine(_ on: Bool) throws {
         let now = clock()
         let blocks = try withLedger { chain -> [Block] in
             chain.miningMode = on ? .automatic : .manual
-            return on ? try chain.mine(blocks: chain.pool.count > 0 ? 1 : 0, now: now) : []
+            return on ? try chain.mineExecutable(now: now) : []
         }
         publish(blocks)
     }

@@ -178,6 +178,11 @@ public final class SandnetNode: Sendable {
     func sendFromKey(
         _ key: [UInt8], from: Address, request: TransactionRequest
     ) throws -> [UInt8] {
+        try submit(Self.ledgerTransaction(try signFromKey(key, from: from, request: request), sender: from))
+    }
+
+    /// Fills in the nonce (pending), gas and fees as eth_sendTransaction does and signs with `key`.
+    func signFromKey(_ key: [UInt8], from: Address, request: TransactionRequest) throws -> SignedTransaction {
         let (nonce, baseFee, tip) = withLedger { chain in
             (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
         }
@@ -207,8 +212,7 @@ public final class SandnetNode: Sendable {
                     maxFeePerGas: maxFee, gas: gas, to: request.to, value: request.value, data: request.data,
                     accessList: request.accessList))
         }
-        let signed = try transaction.signed(privateKey: key)
-        return try submit(Self.ledgerTransaction(signed, sender: from))
+        return try transaction.signed(privateKey: key)
     }
 
     /// Flushes the pool and head to disk (clean shutdown).
