@@ -13,11 +13,13 @@
 //                       transactions, EIP-191/712, ERC-20 ABI)
 //     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
 //                       (the Ethereum and ICP wallet targets never depend on each other)
+//   seeded randomness   SeededRandom                     (SplitMix64: schedules that replay on every platform)
 //   native contracts    NativeContracts                  (ERC-20 profiles, WETH9, Multicall3 without an EVM: pure
 //                       functions over a storage view; below the ledger, above the wallet, whose EIP-712 hashing
 //                       and signature recovery check permits: wallet <- NativeContracts <- EthereumLedger)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
+//   a living chain      AmbientTraffic (other users' traffic, fee profiles), ProviderFaults (fault shapes, schedule)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
 //   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
@@ -101,6 +103,9 @@ let package = Package(
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
             ]),
 
+        // MARK: Seeded randomness: SplitMix64 (the same seed replays the same schedule on every platform)
+        .target(name: "SeededRandom"),
+
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
         .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
@@ -115,21 +120,28 @@ let package = Package(
                 "EthereumLedger", "EthereumTypes", "EthereumTransactions", "ByteCoding", "RLPCoding", "KeyValueStorage",
             ]),
 
+        // MARK: A chain that lives (pure, seeded): other users' transactions per block for a fee profile and the fee
+        // market they make; provider fault shapes (byte for byte) and their schedule (the server's middleware applies it)
+        .target(name: "AmbientTraffic", dependencies: ["EthereumTypes", "EthereumLedger", "SeededRandom"]),
+        .target(name: "ProviderFaults", dependencies: ["JSONCoding", "SeededRandom"]),
+
         // MARK: JSON-RPC wire layer (no HTTP)
         .target(name: "JSONRPC", dependencies: ["JSONCoding"]),
 
-        // MARK: The node core: ledger + JSON-RPC methods + faucet (no HTTP)
+        // MARK: The node: ledger + dev accounts + faucet + filters + ambient traffic, a typed API (no JSON-RPC, no HTTP);
+        // its JSON-RPC layer, one file per namespace
         .target(
             name: "EthereumNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
                 "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "NativeContracts",
+                "AmbientTraffic", "SeededRandom",
             ]),
         .target(
             name: "EthereumRPC",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger", "EthereumNode",
-                "JSONCoding", "JSONRPC",
+                "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -137,7 +149,7 @@ let package = Package(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica",
-                "ICPRPC",
+                "ICPRPC", "ProviderFaults",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -191,7 +203,7 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "SeededRandom",
             ]),
         .executableTarget(
             name: "SandnetCLI",
@@ -200,6 +212,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
+                "ProviderFaults", "AmbientTraffic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -209,18 +222,22 @@ let package = Package(
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
+        .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
+        .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
-                "ByteCoding", "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "ByteCoding", "TestSupport", "ProviderFaults",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
             name: "EthereumNodeTests",
             dependencies: [
                 "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
-                "KeyValueStorage", "EthereumLedger", "KeccakHashing", "NativeContracts",
+                "KeyValueStorage", "EthereumLedger", "KeccakHashing", "NativeContracts", "AmbientTraffic",
             ]),
         .testTarget(
             name: "EthereumLedgerTests",
@@ -285,27 +302,3 @@ package.targets.append(contentsOf: [
 ])
 // MARK: - End of fuzzing block
 
-// MARK: - A chain that lives (issue 20): provider faults and ambient traffic, pure and seeded
-package.targets.append(contentsOf: [
-    // SplitMix64 and exact-arithmetic helpers: the same seed replays the same schedule on every platform.
-    .target(name: "SeededRandom"),
-    // Provider fault shapes (byte for byte) and their seeded schedule; no HTTP (the server's middleware applies it).
-    .target(name: "ProviderFaults", dependencies: ["JSONCoding", "SeededRandom"]),
-    .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
-    // Other users' transactions per block for a fee profile, and the fee market they make (pure, seeded).
-    .target(name: "AmbientTraffic", dependencies: ["EthereumTypes", "EthereumLedger", "SeededRandom"]),
-    .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
-])
-for target in package.targets where target.name == "SandnetServer" { target.dependencies.append("ProviderFaults") }
-for target in package.targets where target.name == "SandnetServerTests" { target.dependencies.append("ProviderFaults") }
-for target in package.targets where target.name == "SandnetCLI" {
-    target.dependencies.append(contentsOf: ["ProviderFaults", "AmbientTraffic"])
-}
-for target in package.targets where target.name == "SandnetServerTests" {
-    target.dependencies.append(.product(name: "Hummingbird", package: "hummingbird"))
-}
-for target in package.targets where ["EthereumNode", "EthereumRPC", "EthereumNodeTests"].contains(target.name) {
-    target.dependencies.append("AmbientTraffic")
-}
-for target in package.targets where target.name == "EthereumNode" { target.dependencies.append("SeededRandom") }
-// MARK: - End of living-chain block

@@ -59,19 +59,8 @@ public struct FeeMarketSimulation: Sendable {
     public static func rewards(
         _ transactions: [AmbientTransaction], baseFee: UInt256, gasUsed: UInt64, percentiles: [Double]
     ) -> [UInt256] {
-        guard !transactions.isEmpty, gasUsed > 0 else { return percentiles.map { _ in .zero } }
-        let sorted = transactions.map { ($0.effectiveTip(baseFee: baseFee) ?? .zero, $0.gas) }.sorted { $0.0 < $1.0 }
-        var out: [UInt256] = []
-        var index = 0
-        var sum = sorted[0].1
-        for percentile in percentiles {
-            let threshold = UInt64(Double(gasUsed) * percentile / 100)
-            while sum < threshold && index < sorted.count - 1 {
-                index += 1
-                sum += sorted[index].1
-            }
-            out.append(sorted[index].0)
-        }
-        return out
+        FeeMarket.rewards(
+            tips: transactions.map { ($0.effectiveTip(baseFee: baseFee) ?? .zero, $0.gas) }, totalGas: gasUsed,
+            percentiles: percentiles)
     }
 }

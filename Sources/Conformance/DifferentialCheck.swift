@@ -3,21 +3,16 @@ import CandidCoding
 import EthereumTypes
 import JSONCoding
 import RLPCoding
+import SeededRandom
 
 /// A small deterministic generator (SplitMix64), so every differential case is reproducible from the seed and
 /// its index alone.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    var state: UInt64
+    var splitMix: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { splitMix = SplitMix64(seed: seed) }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { splitMix.next() }
 
     /// The generator of case `index` of check `check` under `seed`.
     static func forCase(seed: UInt64, check: String, index: Int) -> SeededGenerator {

@@ -46,4 +46,24 @@ public enum FeeMarket {
         let (fee, o2) = double.addingReportingOverflow(tip)
         return o1 || o2 ? nil : fee
     }
+
+    /// eth_feeHistory's rewards of one block (geth `eth/gasprice/feehistory.go` `processBlock`): the transactions
+    /// sorted by effective tip, the cumulative gas walked, and the tip at which it reaches each percentile of
+    /// `totalGas`; zeros for a block without transactions.
+    public static func rewards(tips: [(tip: UInt256, gas: UInt64)], totalGas: UInt64, percentiles: [Double]) -> [UInt256] {
+        guard !tips.isEmpty, totalGas > 0 else { return percentiles.map { _ in .zero } }
+        let sorted = tips.sorted { $0.tip < $1.tip }
+        var out: [UInt256] = []
+        var index = 0
+        var cumulative = sorted[0].gas
+        for percentile in percentiles {
+            let threshold = UInt64(Double(totalGas) * percentile / 100)
+            while cumulative < threshold && index < sorted.count - 1 {
+                index += 1
+                cumulative += sorted[index].gas
+            }
+            out.append(sorted[index].tip)
+        }
+        return out
+    }
 }

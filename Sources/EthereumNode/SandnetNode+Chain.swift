@@ -86,22 +86,9 @@ extension SandnetNode {
     static func rewards(_ block: Block, percentiles: [Double]) -> [UInt256] {
         let baseFee = block.header.baseFeePerGas
         let tips = zip(block.transactions, block.receipts).map {
-            ($0.0.effectiveTip(baseFee: baseFee) ?? .zero, $0.1.gasUsed)
-        }.sorted { $0.0 < $1.0 }
-        guard !tips.isEmpty else { return percentiles.map { _ in .zero } }
-        let total = tips.reduce(UInt64(0)) { $0 + $1.1 }
-        var row: [UInt256] = []
-        var index = 0
-        var cumulative = tips[0].1
-        for pct in percentiles {
-            let threshold = UInt64(Double(total) * pct / 100)
-            while cumulative < threshold && index < tips.count - 1 {
-                index += 1
-                cumulative += tips[index].1
-            }
-            row.append(tips[index].0)
+            (tip: $0.0.effectiveTip(baseFee: baseFee) ?? .zero, gas: $0.1.gasUsed)
         }
-        return row
+        return FeeMarket.rewards(tips: tips, totalGas: tips.reduce(0) { $0 + $1.gas }, percentiles: percentiles)
     }
 
     // MARK: State
