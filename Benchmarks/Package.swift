@@ -76,6 +76,16 @@ let package = Package(
             path: "Benchmarks/WalletBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // One ledger workload in a loop, for `perf record` / callgrind and the 1M-account figures in their own process.
+        .executableTarget(
+            name: "LedgerProfile",
+            dependencies: [
+                .product(name: "SandnetCodecs", package: "Sandnet"),
+                .product(name: "SandnetLedger", package: "Sandnet"),
+                .product(name: "SandnetLevelDB", package: "Sandnet"),
+            ],
+            path: "Sources/LedgerProfile"
+        ),
         // The same comparisons interleaved A/B in one process (robust to load drift on a shared machine).
         .executableTarget(
             name: "WalletRatios",

@@ -155,11 +155,14 @@ extension Ledger {
             state.dirty.insert(address)
         }
         // The committed state root is the head's: rebuild the trie from history's view at the head.
+        var leaves: [(key: [UInt8], value: [UInt8])] = []
+        leaves.reserveCapacity(state.history.count)
         for (address, entries) in state.history {
             if let account = entries.last?.account, !account.isEmpty || !account.code.isEmpty {
-                state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
+                leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
             }
         }
+        state.stateTrie = PatriciaTrie(entries: leaves)
         guard state.stateTrie.rootHash == head.header.stateRoot else {
             throw .corruptDataDirectory("data directory is inconsistent: state root does not match the head block")
         }

@@ -82,5 +82,24 @@ public struct Address: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public var description: String { checksummed }
 
-    public static func < (a: Address, b: Address) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    public static func < (a: Address, b: Address) -> Bool {
+        a.bytes.withUnsafeBytes { x in
+            b.bytes.withUnsafeBytes { y in
+                // Both are 20 bytes: byte order is the order of two big-endian words and a 32-bit tail.
+                let p0 = UInt64(bigEndian: x.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+                let q0 = UInt64(bigEndian: y.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+                if p0 != q0 { return p0 < q0 }
+                let p1 = UInt64(bigEndian: x.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                let q1 = UInt64(bigEndian: y.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                if p1 != q1 { return p1 < q1 }
+                return UInt32(bigEndian: x.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+                    < UInt32(bigEndian: y.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            }
+        }
+    }
+
+    /// The 20 bytes in one `combine(bytes:)` (the synthesized conformance fed the hasher one byte at a time).
+    public func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+
+    public static func == (a: Address, b: Address) -> Bool { a.bytes == b.bytes }
 }
