@@ -15,8 +15,11 @@
 //                       (the Ethereum and ICP wallet targets never depend on each other)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
-//   JSON-RPC and nodes  JSONRPC; EthereumNode (the Ethereum node: type SandnetNode, its RPC methods and faucet);
-//                       ICPReplica (the IC HTTP interface, no JSON-RPC); ICPRPC (sandnet_icp* methods, ICP faucet)
+//   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
+//                       ICPReplica (the IC HTTP interface, no JSON-RPC)
+//   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
+//                       over the node's typed API, one file per namespace, errors mapped in one file);
+//                       ICPRPC (sandnet_icp* methods, ICP faucet)
 //   development network DevNetwork                       (node + replica from one configuration, one method table)
 //   server              SandnetServer                    (Hummingbird)
 //   scenarios           ScenarioRunner                   (YAML wallet scenarios; Yams, no HTTP server)
@@ -36,7 +39,7 @@ let package = Package(
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
-        .library(name: "SandnetTesting", targets: ["SandnetServer", "EthereumNode", "DevNetwork"]),
+        .library(name: "SandnetTesting", targets: ["SandnetServer", "EthereumNode", "EthereumRPC", "DevNetwork"]),
         .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
@@ -45,6 +48,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
@@ -113,17 +117,25 @@ let package = Package(
             name: "EthereumNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "JSONRPC",
+                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding",
+            ]),
+        .target(
+            name: "EthereumRPC",
+            dependencies: [
+                "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger", "EthereumNode",
+                "JSONCoding", "JSONRPC",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
             dependencies: [
-                "DevNetwork", "EthereumNode", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica", "ICPRPC",
+                "DevNetwork", "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica",
+                "ICPRPC",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
 
         // MARK: Internet Computer: CBOR codec, identities and accounts, ledger core
@@ -152,7 +164,8 @@ let package = Package(
         .target(
             name: "DevNetwork",
             dependencies: [
-                "EthereumNode", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONRPC", "KeyValueStorage",
+                "EthereumNode", "EthereumRPC", "ICPReplica", "ICPRPC", "ICPIdentity", "ICPLedger", "JSONCoding", "JSONRPC",
+                "KeyValueStorage",
             ]),
         .testTarget(
             name: "ICPLedgerServiceTests",
@@ -179,7 +192,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
-                "LevelDBStorage", "EthereumNode", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
+                "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -200,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "EthereumNodeTests",
             dependencies: [
-                "EthereumNode", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
+                "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
                 "KeyValueStorage", "EthereumLedger",
             ]),
         .testTarget(

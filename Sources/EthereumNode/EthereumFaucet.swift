@@ -2,7 +2,6 @@ import ByteCoding
 import EthereumLedger
 import EthereumTypes
 import JSONCoding
-import JSONRPC
 
 /// Why a faucet claim failed; `httpStatus` follows chainflag/eth-faucet.
 public struct FaucetError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -12,12 +11,6 @@ public struct FaucetError: Error, Sendable, Equatable, CustomStringConvertible {
     public let retryAfter: UInt64?
 
     public var description: String { message }
-}
-
-extension FaucetError: RPCErrorConvertible {
-    public var rpcError: RPCError {
-        httpStatus == 429 ? RPCError(code: -32005, message: message) : .server(message)
-    }
 }
 
 /// The Ethereum faucet's rules in one place: the payout (or a chosen amount), the cooldown per address and per client
@@ -58,9 +51,7 @@ public struct EthereumFaucet: Sendable {
         }
         let value = amount ?? node.configuration.faucetAmount
         let balance = node.withLedger { $0.account(node.faucetAddress).balance }
-        var request = try! CallRequest(.object([]))
-        request.to = address
-        request.value = value
+        var request = TransactionRequest(to: address, value: value)
         request.gas = 21_000
         let maxFee = node.withLedger { FeeMarket.defaultMaxFee(baseFee: $0.nextBaseFee, tip: node.suggestedTip($0)) }
         guard let maxFee else {

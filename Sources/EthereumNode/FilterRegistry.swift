@@ -1,6 +1,5 @@
 import EthereumLedger
 import EthereumTypes
-import JSONRPC
 
 /// Polling filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter). Like geth, a filter
 /// not polled for 5 minutes is removed (by the node's injected clock).
@@ -62,20 +61,14 @@ struct FilterRegistry: Sendable {
     }
 
     /// Installs a filter whose history starts now; `head` is the current block number (log filters).
-    mutating func install(_ kind: Kind, head: UInt64, now: UInt64) throws(RPCError) -> UInt64 {
+    mutating func install(_ kind: Kind, head: UInt64, now: UInt64) throws(NodeError) -> UInt64 {
         sweep(now: now)
         guard filters.count < limit else {
-            throw RPCError(
-                code: -32005,
-                message: "too many filters: limit is \(limit) (a filter expires 5 minutes after its last poll; "
-                    + "eth_uninstallFilter removes one)")
+            throw .tooManyFilters(limit: limit)
         }
         let weight = Self.weight(kind)
         guard weight <= criteriaLimit - criteriaCount else {
-            throw RPCError(
-                code: -32005,
-                message: "too many filter criteria: installed log filters may hold \(criteriaLimit) addresses "
-                    + "and topics in all")
+            throw .tooManyFilterCriteria(limit: criteriaLimit)
         }
         let cursor: UInt64
         switch kind {
@@ -172,32 +165,6 @@ struct EventRing: Sendable {
         let first = max(sequence, oldest)
         guard first < next else { return [] }
         return (first..<next).map { items[(start + Int($0 - oldest)) % items.count] }
-    }
-}
-
-/// An eth_getLogs / eth_newFilter criterion.
-struct LogFilter: Sendable {
-    /// geth's limits (`eth/filters`): 4 topic positions, at most 1,000 addresses and 1,000 topics per position
-    /// (`--rpc.logquerylimit`).
-    static let maxTopics = 4
-    static let queryLimit = 1_000
-
-    var fromBlock: BlockSelector?
-    var toBlock: BlockSelector?
-    var blockHash: [UInt8]?
-    var addresses: [Address]
-    /// Per position: nil matches anything, otherwise any of the listed topics.
-    var topics: [[[UInt8]]?]
-
-    var criteriaCount: Int { addresses.count + topics.reduce(0) { $0 + ($1?.count ?? 0) } }
-
-    func matches(_ log: Log) -> Bool {
-        if !addresses.isEmpty && !addresses.contains(log.address) { return false }
-        for (i, wanted) in topics.enumerated() {
-            guard let wanted else { continue }
-            guard i < log.topics.count, wanted.contains(log.topics[i]) else { return false }
-        }
-        return true
     }
 }
 

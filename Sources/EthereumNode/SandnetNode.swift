@@ -6,12 +6,16 @@ import EthereumTypes
 import Foundation
 import HDWallet
 import JSONCoding
-import JSONRPC
 import KeyValueStorage
 import Synchronization
 
-/// The fake Sepolia node without its transport: the ledger behind one lock, dev accounts, the faucet,
-/// filters and events, and the JSON-RPC method table. The HTTP/WebSocket server serves ``dispatcher``.
+/// The fake Sepolia node without its transport: the ledger behind one lock, dev accounts, the faucet, filters and
+/// events, with a typed API (``balance(of:at:)``, ``feeHistory(count:newest:percentiles:)``, ``mine(blocks:interval:)``
+/// …) that the JSON-RPC layer (`EthereumRPC`) converts to and from JSON.
+///
+/// Lock order, where locks nest: ``minerTurn`` → ``ledger``. The filter and faucet-limiter locks are taken alone
+/// (never while the ledger lock is held, and they never take it). Event handlers run after the ledger lock is
+/// released, possibly inside ``minerTurn``.
 public final class SandnetNode: Sendable {
     public let configuration: NodeConfiguration
     /// The chain and its owner, which writes each operation's changes to the data directory as one batch.
@@ -27,19 +31,11 @@ public final class SandnetNode: Sendable {
     let faucetLimiter = Mutex(FaucetLimiter())
     /// Serialises automatic mining so concurrent submissions batch into one block.
     let minerTurn = Mutex(())
-    let methodTable = MethodTable()
-
-    /// The JSON-RPC method table the transports serve.
-    public var dispatcher: RPCDispatcher { methodTable.dispatcher }
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
-    ///
-    /// - Parameter additionalMethods: JSON-RPC methods of other components served next to the node's own (the
-    ///   ICP replica's `sandnet_icp*` methods); the node's own win on a name clash.
     public init(
         configuration: NodeConfiguration, store: (any KeyValueStore)? = nil,
-        clock: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970) },
-        additionalMethods: [String: RPCMethod] = [:]
+        clock: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970) }
     ) throws {
         self.configuration = configuration
         self.clock = clock
@@ -78,11 +74,6 @@ public final class SandnetNode: Sendable {
         }
         chain.perform { $0.miningMode = configuration.miningMode }
         ledger = Mutex(chain)
-        var d = RPCDispatcher()
-        for (name, method) in additionalMethods { d.register(name, method) }
-        registerEthMethods(into: &d)
-        if configuration.devMethodsEnabled { registerDevMethods(into: &d) }
-        methodTable.dispatcher = d
     }
 
     public var now: UInt64 { clock() }
@@ -109,7 +100,7 @@ public final class SandnetNode: Sendable {
     func ledgerTransaction(raw: [UInt8]) throws -> LedgerTransaction {
         let signed = try SignedTransaction(decoding: raw)
         if signed.transaction.chainID == nil && !configuration.allowUnprotectedTransactions {
-            throw RPCError.server("only replay-protected (EIP-155) transactions allowed over RPC")
+            throw NodeError.unprotectedTransaction
         }
         let sender = try signed.recoverSender()
         return Self.ledgerTransaction(signed, sender: sender)
@@ -119,7 +110,7 @@ public final class SandnetNode: Sendable {
         LedgerTransaction(signed, sender: sender)
     }
 
-    /// Submits a validated transaction; returns its hash.
+    /// eth_sendRawTransaction: decodes, validates and submits a signed transaction; returns its hash.
     @discardableResult
     public func submit(raw: [UInt8]) throws -> [UInt8] {
         let tx = try ledgerTransaction(raw: raw)
@@ -148,26 +139,9 @@ public final class SandnetNode: Sendable {
         return result.hash
     }
 
-    /// Suggested priority fee: the 60th percentile of effective tips over the last 20 blocks, 1 gwei when
-    /// they hold no transactions (geth's oracle shape; Anvil's 1 gwei floor when idle).
-    func suggestedTip(_ chain: Ledger) -> UInt256 {
-        var tips: [UInt256] = []
-        let head = chain.blockNumber
-        let start = head >= 20 ? head - 19 : 0
-        for n in start...head {
-            guard let block = chain.block(number: n) else { continue }
-            for tx in block.transactions {
-                if let tip = tx.effectiveTip(baseFee: block.header.baseFeePerGas) { tips.append(tip) }
-            }
-        }
-        guard !tips.isEmpty else { return UInt256(1_000_000_000 as UInt64) }
-        tips.sort()
-        return tips[(tips.count - 1) * 60 / 100]
-    }
-
     /// Signs and submits an EIP-1559 transfer from a key we hold (eth_sendTransaction, the faucet).
     func sendFromKey(
-        _ key: [UInt8], from: Address, request: CallRequest
+        _ key: [UInt8], from: Address, request: TransactionRequest
     ) throws -> [UInt8] {
         let (nonce, baseFee, tip) = withLedger { chain in
             (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
@@ -183,7 +157,7 @@ public final class SandnetNode: Sendable {
             let priority = request.maxPriorityFeePerGas ?? UInt256.min(tip, request.maxFeePerGas ?? .max)
             guard let maxFee = request.maxFeePerGas ?? FeeMarket.defaultMaxFee(baseFee: baseFee, tip: priority) else {
                 // geth computes 2 × base fee + tip in big integers and its pool refuses the result.
-                throw RPCError.server("max fee per gas higher than 2^256-1")
+                throw NodeError.feeCapOverflow
             }
             transaction = .dynamicFee(
                 DynamicFeeTransaction(
@@ -208,19 +182,10 @@ public final class SandnetNode: Sendable {
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }
-
-    /// Polling filters installed now (at most ``NodeConfiguration/filterLimit``).
-    public var filterCount: Int { filters.withLock { $0.count } }
 }
 
 /// A dev account: a public test key, never for a real network.
 public struct DevAccount: Sendable, Equatable {
     public let address: Address
     public let privateKey: [UInt8]
-}
-
-/// Holds the method table. `@unchecked Sendable`: `dispatcher` is written once, inside
-/// ``SandnetNode/init(configuration:store:clock:)`` before the node is shared, and only read afterwards.
-final class MethodTable: @unchecked Sendable {
-    var dispatcher = RPCDispatcher()
 }

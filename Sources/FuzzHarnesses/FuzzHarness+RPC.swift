@@ -58,6 +58,7 @@ extension FuzzHarness {
         let clock = FuzzClock()
         let replica: Replica
         let node: SandnetNode
+        let dispatcher: RPCDispatcher
         do {
             var icp = DevelopmentNetwork.ICPConfiguration()
             icp.identities = 0
@@ -66,12 +67,13 @@ extension FuzzHarness {
                 configuration: DevelopmentNetwork.Configuration(ethereum: fuzzNodeConfiguration(), icp: icp), store: nil,
                 clock: { clock.seconds }, icpClock: { clock.nanoseconds })
             node = network.node
+            dispatcher = network.dispatcher
             guard let icpPart = network.icp else { violated("rpc: the network has its ICP ledger", "") }
             replica = icpPart.replica
         } catch {
             violated("rpc: the node starts", "\(error)")
         }
-        var program = RPCProgram(data, node: node)
+        var program = RPCProgram(data, node: node, dispatcher: dispatcher)
         var lastICPTime = replica.ledgerNow
         var operations = 0
         while !program.atEnd && operations < rpcOperationLimit {
@@ -152,10 +154,14 @@ struct RPCProgram {
     /// A description of the call in progress, for violation messages.
     var lastCall = ""
 
-    init(_ data: [UInt8], node: SandnetNode) {
+    /// The network's method table (the node's and the replica's methods).
+    let dispatcher: RPCDispatcher
+
+    init(_ data: [UInt8], node: SandnetNode, dispatcher: RPCDispatcher) {
+        self.dispatcher = dispatcher
         self.data = data
         self.node = node
-        methodNames = node.dispatcher.methods.keys.sorted()
+        methodNames = dispatcher.methods.keys.sorted()
     }
 
     var atEnd: Bool { offset >= data.count }
@@ -194,7 +200,7 @@ struct RPCProgram {
         let body = request.bytes
         lastCall = "\(method) \(String(decoding: body.prefix(600), as: UTF8.self))"
         let client = RPCClient(address: byte() & 1 == 0 ? "10.0.0.\(byte() % 4)" : nil)
-        guard let out = node.dispatcher.handle(body, client: client) else {
+        guard let out = dispatcher.handle(body, client: client) else {
             FuzzHarness.violated("rpc: every request with an id is answered", lastCall)
         }
         guard let response = try? JSON.parse(out), case .object = response else {

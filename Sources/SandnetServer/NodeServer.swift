@@ -41,6 +41,8 @@ public struct ServerConfiguration: Sendable {
     public var webSocketQueueBytes = 16 << 20
     /// Serve `POST /debug/echo` (the load tests' baseline route); off in production.
     public var debugEcho = false
+    /// Threads that run calls into the node (``NodeExecutor``), off Swift's cooperative pool.
+    public var nodeThreads = 32
 
     public init() {}
 }
@@ -59,12 +61,15 @@ public final class NodeServer: Sendable {
     /// The open connections (``ConnectionGuard`` counts them).
     let connections = ConnectionCounter()
     let portReady = AsyncStream<Int>.makeStream()
+    /// Where calls into the node run (started and stopped by ``run(handleSignals:)``).
+    let executor: NodeExecutor
 
     public init(
         network: DevelopmentNetwork, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil
     ) {
         self.network = network
         self.configuration = configuration
+        executor = NodeExecutor(threads: configuration.nodeThreads)
         var l = logger ?? Logger(label: "sandnet")
         if logger == nil { l.logLevel = .warning }
         self.logger = l
@@ -100,6 +105,7 @@ public final class NodeServer: Sendable {
         dispatcher.batchLimit = configuration.batchLimit
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
+        let executor = self.executor
         let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { [dispatcher] request, context in
             var request = request
             let body: ByteBuffer
@@ -116,7 +122,10 @@ public final class NodeServer: Sendable {
                 return response
             }
             let client = RPCClient(address: context.remoteAddress?.ipAddress)
-            let out = dispatcher.handle(Array(buffer: body), overlay: WebSocketSession.httpSubscriptionMethods, client: client)
+            let bytes = Array(buffer: body)
+            let out = try await executor.run {
+                dispatcher.handle(bytes, overlay: WebSocketSession.httpSubscriptionMethods, client: client)
+            }
             guard let out else { return Response(status: .ok) }
             return Self.json(out, status: .ok)
         }
@@ -140,7 +149,9 @@ public final class NodeServer: Sendable {
             case .malformed(let reason):
                 return Self.message("malformed HTTP body (\(reason))", status: .badRequest)
             }
-            let reply = node.faucet.claim(httpBody: Array(buffer: body), clientIP: context.remoteAddress?.ipAddress)
+            let bytes = Array(buffer: body)
+            let ip = context.remoteAddress?.ipAddress
+            let reply = try await executor.run { node.faucet.claim(httpBody: bytes, clientIP: ip) }
             var response = Self.json(reply.body.bytes, status: HTTPResponse.Status(code: reply.status))
             if let wait = reply.retryAfter { response.headers[.retryAfter] = String(wait) }
             return response
@@ -163,7 +174,8 @@ public final class NodeServer: Sendable {
             } onUpgrade: { [dispatcher] inbound, outbound, context in
                 let client = RPCClient(address: context.requestContext.remoteAddress?.ipAddress)
                 let session = WebSocketSession(
-                    node: node, dispatcher: dispatcher, limits: queueLimits, logger: logger, client: client)
+                    node: node, dispatcher: dispatcher, executor: executor, limits: queueLimits, logger: logger,
+                    client: client)
                 try await session.run(
                     inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }
@@ -236,8 +248,9 @@ public final class NodeServer: Sendable {
     /// Runs the server, the interval-mining timer and graceful shutdown (SIGINT/SIGTERM), then flushes the
     /// chain to disk.
     public func run(handleSignals: Bool = true) async throws {
+        executor.start()
         let app = buildApplication()
-        let miner = MiningService(node: node)
+        let miner = MiningService(node: node, executor: executor)
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: app), .init(service: miner)],
@@ -246,9 +259,11 @@ public final class NodeServer: Sendable {
         do {
             try await group.run()
         } catch {
+            await executor.shutdown()
             try? node.shutdown()
             throw error
         }
+        await executor.shutdown()
         try node.shutdown()
     }
 }
@@ -256,10 +271,11 @@ public final class NodeServer: Sendable {
 /// Mines due blocks in interval mode (a 100 ms tick; blocks keep their exact spacing).
 struct MiningService: Service {
     let node: SandnetNode
+    let executor: NodeExecutor
 
     func run() async throws {
         while !Task.isCancelledOrShuttingDown {
-            if case .interval = node.miningMode { node.tick() }
+            if case .interval = node.miningMode { try? await executor.run { [node] in node.tick() } }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -7,6 +7,7 @@ import JSONRPC
 import Logging
 import NIOCore
 import EthereumNode
+import EthereumRPC
 import Synchronization
 
 /// One WebSocket connection: JSON-RPC requests (single or batched, in text or binary frames, as geth reads both)
@@ -20,6 +21,8 @@ import Synchronization
 struct WebSocketSession {
     let node: SandnetNode
     let dispatcher: RPCDispatcher
+    /// Where the dispatcher runs (off the cooperative pool).
+    let executor: NodeExecutor
     let limits: OutboundQueue.Limits
     let logger: Logger
     /// The peer, for per-client limits (the faucet's per-IP cooldown).
@@ -49,6 +52,7 @@ struct WebSocketSession {
         }
         defer { subscription.cancel() }
         let dispatcher = self.dispatcher
+        let executor = self.executor
         let client = self.client
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
@@ -71,7 +75,8 @@ struct WebSocketSession {
                     case .text(let text): bytes = Array(text.utf8)
                     case .binary(let buffer): bytes = Array(buffer: buffer)
                     }
-                    guard let out = dispatcher.handle(bytes, overlay: overlay, client: client) else { continue }
+                    let reply = try await executor.run { dispatcher.handle(bytes, overlay: overlay, client: client) }
+                    guard let out = reply else { continue }
                     guard await queue.pushReply(String(decoding: out, as: UTF8.self)) else { break }
                 }
                 return .readerDone

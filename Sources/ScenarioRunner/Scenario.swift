@@ -91,7 +91,11 @@ public struct AccountSpec: Sendable {
 public struct BalanceBaseline: Sendable, Hashable {
     /// Index of the step before which it is recorded; nil for the start of the scenario.
     public var beforeStep: Int?
+    /// An account name or an address (text, `${…}` resolved when recorded); for ICP an account or account text.
     public var account: String
+    /// The ICP ledger's balance (in e8s) rather than the Ethereum one.
+    public var icp: Bool = false
+    public var subaccount: UInt64? = nil
 }
 
 /// One step: an action, what to expect of it, and an optional id its results are stored under.

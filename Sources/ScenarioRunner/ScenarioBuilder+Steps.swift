@@ -1,14 +1,16 @@
 import EthereumTransactions
 import Foundation
+import HDWallet
 import JSONCoding
 import JSONRPC
+import SecretStorage
 import Yams
 
 extension ScenarioBuilder {
     static let actions = [
         "faucet", "send", "wait", "mine", "advanceTime", "setNextBaseFee", "fillBlocks", "reorg", "drop", "automine",
         "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
-        "keystoreChangePassword", "check",
+        "keystoreChangePassword", "newAccount", "sendRaw", "check",
     ]
     static let icpActions = ICPStepSpec.Kind.allCases.map(\.rawValue)
     static let stepKeys = ["id", "name", "expect"]
@@ -51,17 +53,23 @@ extension ScenarioBuilder {
             index: index, id: id, name: name, action: action, expectation: expectation, location: reader.location(node))
     }
 
+    /// `expect: error` (any error), `{}` (the same), `{error: "text"}` (`""` also any error), `{code: N}` or both.
     func expectation(_ node: Node, _ what: String) throws(ScenarioFormatError) -> Expectation {
         if case .scalar(let s) = node {
             if s.string == "success" { return .success }
-            throw reader.error("expected 'success' or {error: \"text\", code: N} for \(what) expect", at: node)
+            if s.string == "error" { return .failure(text: nil, code: nil) }
+            throw reader.error(
+                "expected 'success', 'error' (any error) or {error: \"text\", code: N} for \(what) expect", at: node)
         }
         let entries = try reader.mapping(node, "\(what) expect")
         try reader.allow(entries, ["error", "code"], in: "\(what) expect")
         var text: String?
         var code: Int?
         for entry in entries {
-            if entry.key == "error" { text = try template(entry.value, "expect.error").text }
+            if entry.key == "error" {
+                let pattern = try template(entry.value, "expect.error").text
+                text = pattern.isEmpty ? nil : pattern
+            }
             if entry.key == "code" {
                 let raw = try reader.scalar(entry.value, "expect.code")
                 guard let n = Int(raw) else {
@@ -70,7 +78,6 @@ extension ScenarioBuilder {
                 code = n
             }
         }
-        if text == nil && code == nil { throw reader.error("expect needs 'error' (text) or 'code'", at: node) }
         return .failure(text: text, code: code)
     }
 
@@ -117,6 +124,11 @@ extension ScenarioBuilder {
             for f in fields {
                 if f.key == "blocks" { blocks = try reader.unsigned(f.value, "\(what) blocks", range: 1...100_000) }
                 if f.key == "interval" { interval = try reader.duration(f.value, "\(what) interval") }
+            }
+            if interval != nil && blocks > 1_000 {
+                // The runner sets each block's timestamp itself (one call per block), so every node gets the same
+                // rule.
+                throw reader.error("\(what): at most 1000 blocks with an interval, found \(blocks)", at: node)
             }
             return .mine(blocks: blocks, interval: interval)
         case "advanceTime":
@@ -207,15 +219,25 @@ extension ScenarioBuilder {
                 throw reader.error("\(what) needs an 'id' to store the keystore under", at: entry.keyNode)
             }
             let fields = try reader.mapping(node, what)
-            try reader.allow(fields, ["account", "password", "kdf", "n", "r", "p", "iterations", "file"], in: what)
+            try reader.allow(
+                fields, ["account", "password", "kdf", "n", "r", "p", "iterations", "file", "cipher"], in: what)
             let account = try accountName(try reader.required(fields, "account", in: what, at: node), "\(what) account")
             let password = try template(try reader.required(fields, "password", in: what, at: node), "\(what) password")
             let kdf = try keystoreKDF(fields, what: what, at: node)
             let file = try fields.first { $0.key == "file" }.map { e throws(ScenarioFormatError) in
                 try reader.scalar(e.value, "\(what) file")
             }
+            var cipher = KeystoreCipher.aes128CTR
+            if let c = fields.first(where: { $0.key == "cipher" }) {
+                let text = try reader.scalar(c.value, "\(what) cipher")
+                guard let value = KeystoreCipher(rawValue: text) else {
+                    throw reader.error("unknown cipher '\(text)'; expected aes-128-ctr or aes-128-cbc (web3swift)", at: c.value)
+                }
+                cipher = value
+            }
             names.keystores.insert(id)
-            return .keystoreExport(KeystoreExportSpec(account: account, password: password, kdf: kdf, file: file))
+            return .keystoreExport(
+                KeystoreExportSpec(account: account, password: password, kdf: kdf, file: file, cipher: cipher))
         case "keystoreImport":
             let fields = try reader.mapping(node, what)
             try reader.allow(fields, ["keystore", "file", "password", "as"], in: what)
@@ -228,7 +250,8 @@ extension ScenarioBuilder {
                 }
                 source = .step(name)
             } else if let f = fields.first(where: { $0.key == "file" }) {
-                source = .file(resolve(try reader.scalar(f.value, "\(what) file")))
+                let file = try template(f.value, "\(what) file")
+                source = .file(file.references.isEmpty ? Template(resolve(file.text), at: file.location) : file)
             } else {
                 throw reader.error("\(what) needs 'keystore' (a step id) or 'file'", at: node)
             }
@@ -254,6 +277,67 @@ extension ScenarioBuilder {
                 try reader.required(fields, "newPassword", in: what, at: node), "\(what) newPassword")
             names.keystores.insert(id)
             return .keystoreChangePassword(keystore: name, password: password, newPassword: newPassword)
+        case "newAccount":
+            let fields = try reader.mapping(node, what)
+            try reader.allow(fields, ["as", "mnemonic", "path", "passphrase"], in: what)
+            let asNode = try reader.required(fields, "as", in: what, at: node)
+            let name = try reader.identifier(asNode, "\(what) as")
+            if names.isTaken(name) { throw reader.error("'\(name)' is already defined", at: asNode) }
+            var mnemonic: NewMnemonic?
+            if let m = fields.first(where: { $0.key == "mnemonic" }) {
+                let text = try reader.scalar(m.value, "\(what) mnemonic")
+                let parts = text.split(separator: " ")
+                if let count = Int(parts.first ?? ""), parts.count == 1 || (parts.count == 2 && parts[1] == "words") {
+                    guard [12, 15, 18, 21, 24].contains(count) else {
+                        throw reader.error(
+                            "\(what) mnemonic: a fresh mnemonic has 12, 15, 18, 21 or 24 words, found \(count)",
+                            at: m.value)
+                    }
+                    mnemonic = .fresh(words: count)
+                } else {
+                    let phrase = try template(m.value, "\(what) mnemonic")
+                    if phrase.references.isEmpty {
+                        do { _ = try Mnemonic(phrase: phrase.text) } catch {
+                            throw reader.error("\(what): not a valid BIP-39 mnemonic: \(error)", at: m.value)
+                        }
+                    }
+                    mnemonic = .phrase(phrase)
+                }
+            }
+            var path = "m/44'/60'/0'/0/0"
+            if let p = fields.first(where: { $0.key == "path" }) {
+                guard mnemonic != nil else { throw reader.error("'path' goes with 'mnemonic'", at: p.keyNode) }
+                path = try reader.scalar(p.value, "\(what) path")
+                do { _ = try DerivationPath(parsing: path) } catch {
+                    throw reader.error("\(what): invalid derivation path: \(error)", at: p.value)
+                }
+            }
+            var passphrase = Template("", at: reader.location(node))
+            if let p = fields.first(where: { $0.key == "passphrase" }) {
+                guard mnemonic != nil else { throw reader.error("'passphrase' goes with 'mnemonic'", at: p.keyNode) }
+                passphrase = try template(p.value, "\(what) passphrase")
+            }
+            names.accounts.insert(name)
+            return .newAccount(as: name, mnemonic: mnemonic, path: path, passphrase: passphrase)
+        case "sendRaw":
+            let text = try reader.scalar(node, what)
+            if let step = names.steps[text] {
+                guard StepAction.resultFields(of: step.keyword).contains("raw") else {
+                    throw reader.error("step '\(text)' is a \(step.keyword), which keeps no signed bytes ('raw')", at: node)
+                }
+                return .sendRaw(Template("${\(text).raw}", at: reader.location(node)))
+            }
+            if let later = laterStep(text) { throw reader.error("\(what): \(later)", at: node) }
+            let raw = try template(node, what)
+            if raw.references.isEmpty {
+                let hex = text.hasPrefix("0x") ? text.dropFirst(2) : ""
+                guard !hex.isEmpty, hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else {
+                    throw reader.error(
+                        "expected a step id (a send), ${id.raw} or 0x hex of a signed transaction for \(what), found '\(text)'",
+                        at: node)
+                }
+            }
+            return .sendRaw(raw)
         case "check":
             var items: [Node] = []
             if case .sequence(let list) = node { items = Array(list) } else { items = [node] }

@@ -25,7 +25,7 @@ extension ScenarioExecution {
     func check(_ assertion: Assertion) async throws {
         switch assertion.kind {
         case .balance(let name, let block, let checks, let formatted):
-            let address = try account(name).address
+            let address = try self.address(name)
             let selector = try block.map { try blockSelector(try resolve($0)) } ?? "latest"
             let balance = try await self.balance(address, block: selector)
             for clause in checks {
@@ -41,17 +41,21 @@ extension ScenarioExecution {
                 }
                 try await compare(subject, actual, clause, location: assertion.location)
             }
-            if let (template, unit) = formatted {
-                let expected = try resolve(template)
-                let actual = Units.format(balance, decimals: Units.decimals(of: unit) ?? 18)
+            if let formatted {
+                let expected = try resolve(formatted.text)
+                let actual = Self.format(balance, formatted)
                 if Self.normalizedDecimal(actual) != Self.normalizedDecimal(expected) {
+                    var how = "in \(formatted.unit)"
+                    if let decimals = formatted.decimals {
+                        how += " to \(decimals) decimals, rounding \(formatted.rounding.rawValue)"
+                    }
                     throw StepFailure(
-                        "balance of \(name) formatted in \(unit)", expected: expected, actual: actual,
-                        location: template.location)
+                        "balance of \(name) formatted \(how)", expected: expected, actual: actual,
+                        location: formatted.text.location)
                 }
             }
         case .nonce(let name, let pending, let checks):
-            let address = try account(name).address
+            let address = try self.address(name)
             let result = try await call(
                 "eth_getTransactionCount", [.string(address.lowercased), .string(pending ? "pending" : "latest")])
             let nonce = try quantity(result, "eth_getTransactionCount")
@@ -125,8 +129,19 @@ extension ScenarioExecution {
             let account = try icpAccount(of, subaccount: subaccount)
             let e8s = try await icpBalance(account)
             for clause in checks {
-                try await compare(
-                    "ICP balance of \(of.text) (e8s)", SignedAmount(UInt256(e8s)), clause, location: assertion.location)
+                var actual = SignedAmount(UInt256(e8s))
+                var subject = "ICP balance of \(of.text) (e8s)"
+                if clause.op == .changedBy {
+                    let key = BalanceBaseline(
+                        beforeStep: clause.sinceStep, account: of.text, icp: true, subaccount: subaccount)
+                    guard let before = baselines[key] else {
+                        throw StepFailure("no baseline ICP balance was recorded for \(of.text)")
+                    }
+                    actual = try SignedAmount.add(actual, SignedAmount(before, negative: true))
+                    let since = clause.sinceStep.map { "step \($0 + 1)" } ?? "the start"
+                    subject = "change of \(of.text)'s ICP balance (e8s) since \(since)"
+                }
+                try await compare(subject, actual, clause, location: assertion.location)
             }
         case .icpAllowance(let of, let spender, let checks):
             let e8s = try await icpAllowance(
@@ -136,17 +151,149 @@ extension ScenarioExecution {
                     "ICRC-2 allowance of \(spender.text) on \(of.text) (e8s)", SignedAmount(UInt256(e8s)), clause,
                     location: assertion.location)
             }
-        case .equal(let actualTemplate, let expectedTemplate):
+        case .equal(let actualTemplate, let expectedTemplate, let negated):
             let actual = try resolve(actualTemplate)
             let expected = try resolve(expectedTemplate)
             let same =
                 actual.hasPrefix("0x") && expected.hasPrefix("0x")
                 ? actual.lowercased() == expected.lowercased() : actual == expected
-            if !same {
+            if same == negated {
                 throw StepFailure(
-                    "\(actualTemplate.text) differs from \(expectedTemplate.text)", expected: expected, actual: actual)
+                    "\(actualTemplate.text) \(negated ? "equals" : "differs from") \(expectedTemplate.text)",
+                    expected: negated ? "anything but \(expected)" : expected, actual: actual)
+            }
+        case .suggestedFee(let method, let checks):
+            let fee = try quantity(try await call(method, []), method)
+            for clause in checks { try await compare(method, SignedAmount(fee), clause, location: assertion.location) }
+        case .estimateGas(let spec):
+            try await checkEstimate(spec, location: assertion.location)
+        case .feeHistory(let spec):
+            try await checkFeeHistory(spec, location: assertion.location)
+        }
+    }
+
+    /// An account name's address, or the address a text (`0x…`, `${…}`) gives.
+    func address(_ nameOrAddress: String) throws -> Address {
+        if let account = accounts[nameOrAddress] { return account.address }
+        let text = try resolve(Template(nameOrAddress, at: SourceLocation(file: scenario.file, line: 1, column: 1)))
+        if let account = accounts[text] { return account.address }
+        do { return try Address(parsing: text) } catch { throw StepFailure("'\(text)' is not an address: \(error)") }
+    }
+
+    /// A balance as a wallet shows it: in `unit`, cut to `decimals` places by `rounding`, trailing zeros trimmed.
+    static func format(_ wei: UInt256, _ formatted: FormattedAmount) -> String {
+        let unitDecimals = Units.decimals(of: formatted.unit) ?? 18
+        guard let decimals = formatted.decimals, decimals < unitDecimals else {
+            return Units.format(wei, decimals: unitDecimals)
+        }
+        let divisor = Units.powerOfTen(unitDecimals - decimals)
+        let (quotient, cut) = wei.quotientAndRemainder(dividingBy: divisor)
+        let twice = cut * UInt256(2)
+        let odd = !quotient.quotientAndRemainder(dividingBy: UInt256(2)).remainder.isZero
+        let roundUp: Bool
+        switch formatted.rounding {
+        case .down: roundUp = false
+        case .up: roundUp = !cut.isZero
+        case .halfUp: roundUp = twice >= divisor
+        case .halfEven: roundUp = twice > divisor || (twice == divisor && odd)
+        }
+        let kept = roundUp ? quotient + UInt256(1) : quotient
+        return Units.format(kept, decimals: decimals)
+    }
+
+    func checkEstimate(_ spec: EstimateSpec, location: SourceLocation) async throws {
+        var call: [(String, JSON)] = []
+        if let from = spec.from { call.append(("from", .string(try resolve(from)))) }
+        if let to = spec.to { call.append(("to", .string(try resolve(to)))) }
+        if let value = spec.value { call.append(("value", Self.hex(try await amount(value)))) }
+        if let data = spec.data { call.append(("data", .string(try resolve(data)))) }
+        let outcome: Result<JSON, any Error>
+        do {
+            outcome = .success(try await self.call("eth_estimateGas", [.object(call)]))
+        } catch let skip as StepSkip {
+            throw skip
+        } catch {
+            outcome = .failure(error)
+        }
+        switch (outcome, spec.error) {
+        case (.success(let gas), nil):
+            let value = try quantity(gas, "eth_estimateGas")
+            for clause in spec.checks {
+                try await compare("eth_estimateGas", SignedAmount(value), clause, location: location)
+            }
+        case (.success(let gas), let text?):
+            throw StepFailure(
+                "eth_estimateGas succeeded but an error was expected", expected: Self.describeExpected(text, nil),
+                actual: gas.stringValue ?? gas.serialized, location: location)
+        case (.failure(let error), nil):
+            throw StepFailure("eth_estimateGas failed: \(Self.describe(error))", location: location)
+        case (.failure(let error), let text?):
+            let message = Self.describe(error)
+            if !text.isEmpty && !message.lowercased().contains(text.lowercased()) {
+                throw StepFailure(
+                    "eth_estimateGas failed with a different error", expected: Self.describeExpected(text, nil),
+                    actual: message, location: location)
             }
         }
+    }
+
+    func checkFeeHistory(_ spec: FeeHistorySpec, location: SourceLocation) async throws {
+        let newest = try blockSelector(try resolve(spec.newest))
+        let percentiles = JSON.array(spec.percentiles.map { .number(Self.decimalText($0)) })
+        let history = try await call("eth_feeHistory", [Self.hex(spec.blocks), .string(newest), percentiles])
+        for clause in spec.oldestBlock {
+            try await compare(
+                "eth_feeHistory oldestBlock", SignedAmount(try quantity(history["oldestBlock"], "oldestBlock")), clause,
+                location: location)
+        }
+        if let expected = spec.baseFeePerGas {
+            let actual = try (history["baseFeePerGas"]?.arrayValue ?? []).map { try quantity($0, "baseFeePerGas") }
+            var values: [UInt256] = []
+            for e in expected { values.append(try await amount(e)) }
+            if actual != values {
+                throw StepFailure(
+                    "eth_feeHistory baseFeePerGas", expected: "[\(values.map(\.description).joined(separator: ", "))]",
+                    actual: "[\(actual.map(\.description).joined(separator: ", "))]", location: location)
+            }
+        }
+        if let expected = spec.gasUsedRatio {
+            let actual = (history["gasUsedRatio"]?.arrayValue ?? []).map { json -> String in
+                if case .number(let text) = json { return text }
+                return json.serialized
+            }
+            let same =
+                actual.count == expected.count
+                && zip(actual, expected).allSatisfy { Double($0) != nil && Double($0) == Double($1) }
+            if !same {
+                throw StepFailure(
+                    "eth_feeHistory gasUsedRatio", expected: "[\(expected.joined(separator: ", "))]",
+                    actual: "[\(actual.joined(separator: ", "))]", location: location)
+            }
+        }
+        if let expected = spec.reward {
+            let actual = try (history["reward"]?.arrayValue ?? []).map { row in
+                try (row.arrayValue ?? []).map { try quantity($0, "reward") }
+            }
+            var values: [[UInt256]] = []
+            for row in expected {
+                var out: [UInt256] = []
+                for e in row { out.append(try await amount(e)) }
+                values.append(out)
+            }
+            if actual != values {
+                func text(_ rows: [[UInt256]]) -> String {
+                    "[" + rows.map { "[" + $0.map(\.description).joined(separator: ", ") + "]" }.joined(separator: ", ")
+                        + "]"
+                }
+                throw StepFailure(
+                    "eth_feeHistory reward", expected: text(values), actual: text(actual), location: location)
+            }
+        }
+    }
+
+    /// 25 → "25", 12.5 → "12.5".
+    static func decimalText(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// Compares a number with a clause's expression; the failure shows both.
@@ -193,12 +340,10 @@ extension ScenarioExecution {
 
     /// A block selector for JSON-RPC: tags as they are, decimal numbers as hex quantities.
     func blockSelector(_ text: String) throws -> String {
-        if ["latest", "pending", "earliest", "safe", "finalized"].contains(text) || text.hasPrefix("0x") {
-            return text
+        guard YAMLReader.isBlockSelector(text) else {
+            throw StepFailure("'\(text)' is not a block (\(YAMLReader.blockSelectorHelp))")
         }
-        guard let n = UInt64(text) else {
-            throw StepFailure("'\(text)' is not a block (a number, latest, pending, earliest)")
-        }
+        guard let n = UInt64(text) else { return text }
         return "0x" + String(n, radix: 16)
     }
 

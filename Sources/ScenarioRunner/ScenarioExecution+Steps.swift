@@ -4,8 +4,10 @@ import EthereumLedger
 import EthereumTransactions
 import EthereumTypes
 import Foundation
+import HDWallet
 import JSONCoding
 import JSONRPC
+import KeccakHashing
 import SecretStorage
 
 extension ScenarioExecution {
@@ -19,9 +21,18 @@ extension ScenarioExecution {
         case .wait(let transaction, let confirmations, let timeout):
             return try await wait(for: try resolve(transaction), confirmations: confirmations, timeout: timeout)
         case .mine(let blocks, let interval):
-            var params = [Self.hex(blocks)]
-            if let interval { params.append(Self.hex(interval)) }
-            _ = try await call("anvil_mine", params)
+            guard let interval else {
+                _ = try await call("anvil_mine", [Self.hex(blocks)])
+                return try await headFields()
+            }
+            // One rule on every node (Anvil's): each block `interval` seconds after the one before, the first
+            // included. The runner sets each timestamp, as nodes disagree on the first block.
+            var timestamp = try quantity(try await latestBlock()["timestamp"], "timestamp")
+            for _ in 0..<blocks {
+                timestamp = timestamp + UInt256(interval)
+                _ = try await call("evm_setNextBlockTimestamp", [Self.hex(timestamp)])
+                _ = try await call("anvil_mine", [Self.hex(UInt64(1))])
+            }
             return try await headFields()
         case .advanceTime(let seconds):
             do {
@@ -78,8 +89,8 @@ extension ScenarioExecution {
                     throw StepFailure("keystore '\(id)' was not created (its step did not run)")
                 }
                 keystore = stored
-            case .file(let path):
-                keystore = try Keystore(contentsOf: path)
+            case .file(let template):
+                keystore = try Keystore(contentsOf: try filePath(template))
             }
             let key = try keystore.decrypt(password: try resolve(password))
             try addAccount(name, key: key)
@@ -94,12 +105,52 @@ extension ScenarioExecution {
                 from: Array(try resolve(password).utf8), to: Array(try resolve(newPassword).utf8), kdf: kdf)
             keystores[id] = changed
             return keystoreFields(changed, file: nil)
+        case .newAccount(let name, let mnemonic, let path, let passphrase):
+            var phrase: String?
+            switch mnemonic {
+            case .fresh(let words)?:
+                phrase = try Mnemonic(entropy: seededBytes("mnemonic:" + name, count: words * 4 / 3)).phrase
+            case .phrase(let template)?:
+                phrase = try resolve(template)
+            case nil:
+                phrase = nil
+            }
+            return try newAccount(name, phrase: phrase, path: path, passphrase: try resolve(passphrase))
+        case .sendRaw(let template):
+            let raw = try resolve(template)
+            let bytes: [UInt8]
+            do { bytes = try Hex.decodePrefixed(raw) } catch {
+                throw StepFailure("'\(raw)' is not 0x hex: \(error)", location: template.location)
+            }
+            let hash = Hex.encodePrefixed(Keccak256.hash(bytes))
+            currentTransaction = hash
+            if let id = currentStepID { results[id, default: [:]].merge(["hash": hash, "raw": raw]) { _, new in new } }
+            _ = try await backend.call("eth_sendRawTransaction", [.string(raw)])
+            return ["hash": hash, "raw": raw]
         case .check(let assertions):
             try await check(assertions)
             return [:]
         case .icp(let spec):
             return try await icp(spec)
         }
+    }
+
+    /// Adds account `name`: derived from `phrase` at `path`, or a bare key from the seed.
+    func newAccount(_ name: String, phrase: String?, path: String, passphrase: String) throws -> [String: String] {
+        var fields: [String: String] = [:]
+        let key: [UInt8]
+        if let phrase {
+            key = try Self.derive(phrase: phrase, path: path, passphrase: passphrase)
+            fields["mnemonic"] = phrase
+            fields["path"] = path
+        } else {
+            key = randomKey(label: "newAccount:" + name)
+        }
+        try addAccount(name, key: key)
+        let account = try self.account(name)
+        fields["address"] = account.address.checksummed
+        fields["privateKey"] = Hex.encodePrefixed(key)
+        return fields
     }
 
     func headFields() async throws -> [String: String] {
@@ -450,15 +501,26 @@ extension ScenarioExecution {
         let uuid = seededBytes("uuid:" + id, count: 16)
         let keystore = try Keystore.encrypt(
             privateKey: owner.privateKey, password: try resolve(spec.password), kdf: seededKDF(spec.kdf, label: id),
-            iv: seededBytes("iv:" + id, count: 16), id: Self.uuidString(uuid))
+            iv: seededBytes("iv:" + id, count: 16), id: Self.uuidString(uuid), cipher: spec.cipher)
         keystores[id] = keystore
         var path: String?
         if let file = spec.file {
             let url = try directory().appendingPathComponent(file)
+            // An app's sandbox has its folders (Documents/keystore/…): create them, as the app's installer would.
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try keystore.write(to: url.path, replacing: true)
             path = url.path
         }
         return keystoreFields(keystore, file: path)
+    }
+
+    /// A file a step names: `${…}` resolved now; a relative result is relative to the scenario file.
+    func filePath(_ template: Template) throws -> String {
+        let path = try resolve(template)
+        let directory = (scenario.file as NSString).deletingLastPathComponent
+        if path.hasPrefix("/") || directory.isEmpty || template.references.isEmpty { return path }
+        return directory + "/" + path
     }
 
     func keystoreFields(_ keystore: Keystore, file: String?) -> [String: String] {
@@ -466,6 +528,7 @@ extension ScenarioExecution {
             "address": keystore.address?.checksummed ?? "",
             "json": String(decoding: keystore.jsonData(), as: UTF8.self),
             "id": keystore.id,
+            "cipher": keystore.cipher.rawValue,
         ]
         if let file { fields["file"] = file }
         return fields

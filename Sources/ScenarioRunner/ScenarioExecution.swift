@@ -114,7 +114,8 @@ final class ScenarioExecution {
             let text = try pattern.map { try resolve(Template($0, at: step.location)) }
             let message = Self.describe(error)
             let actualCode = (error as? RPCError)?.code
-            let textMatches = text.map { message.lowercased().contains($0.lowercased()) } ?? true
+            // An empty text means any error (`"x".contains("")` is false in Foundation).
+            let textMatches = text.map { $0.isEmpty || message.lowercased().contains($0.lowercased()) } ?? true
             let codeMatches = code.map { $0 == actualCode } ?? true
             if !(textMatches && codeMatches) {
                 throw StepFailure(
@@ -374,8 +375,49 @@ final class ScenarioExecution {
 
     func recordBaselines(before index: Int?) async throws {
         for baseline in scenario.balanceBaselines where baseline.beforeStep == index {
-            baselines[baseline] = try await balance(try account(baseline.account).address, block: "latest")
+            if baseline.icp {
+                let template = Template(baseline.account, at: SourceLocation(file: scenario.file, line: 1, column: 1))
+                do {
+                    let account = try icpAccount(template, subaccount: baseline.subaccount)
+                    baselines[baseline] = UInt256(try await icpBalance(account))
+                } catch let unavailable as ICPUnavailable {
+                    throw StepSkip(unavailable.reason)
+                }
+            } else {
+                baselines[baseline] = try await balance(try address(baseline.account), block: "latest")
+            }
         }
+    }
+
+    /// On a node the scenario does not start: why its `node:` settings do not hold there, or nil when they all do.
+    /// Each setting is read from the node: `chainId` (`eth_chainId`), `gasLimit` (the latest block's),
+    /// `genesisBaseFee` (block 0's `baseFeePerGas`); the faucet's settings no standard method reports.
+    func unmetNodeSettings() async throws -> String? {
+        let settings = scenario.node
+        func at(_ key: String) -> String { settings.locations[key].map { " (\($0))" } ?? "" }
+        if let wanted = settings.chainID {
+            let actual = try await chainID()
+            if actual != wanted { return "needs chain id \(wanted); \(backend.label) has \(actual)" }
+        }
+        if let wanted = settings.gasLimit {
+            let actual = try quantity(try await latestBlock()["gasLimit"], "gasLimit")
+            if actual != UInt256(wanted) {
+                return "needs node.gasLimit \(wanted)\(at("gasLimit")); the latest block on \(backend.label) has \(actual)"
+            }
+        }
+        if let wanted = settings.genesisBaseFee {
+            let genesis = try await call("eth_getBlockByNumber", [.string("0x0"), .bool(false)])
+            let actual = try quantity(genesis["baseFeePerGas"], "baseFeePerGas of block 0")
+            if actual != wanted {
+                return
+                    "needs node.genesisBaseFee \(wanted) wei\(at("genesisBaseFee")); block 0 on \(backend.label) has \(actual) wei"
+            }
+        }
+        for key in ["faucetCooldown", "faucetAmount"] where settings.inProcessOnly.contains(key) {
+            return
+                "needs the in-process node: node.\(key)\(at(key)) cannot be read from \(backend.label) (no method reports the faucet's settings)"
+        }
+        return nil
     }
 
     /// A directory for files this scenario writes (keystores), removed when it ends.

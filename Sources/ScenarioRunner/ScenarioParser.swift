@@ -76,6 +76,8 @@ struct ScenarioBuilder {
     let reader: YAMLReader
     var names = ScenarioNames()
     var baselines: Set<BalanceBaseline> = []
+    /// Every step id in the file → its index, to explain a reference to a step that comes later.
+    var allStepIDs: [String: Int] = [:]
 
     static let topLevelKeys = ["name", "description", "tags", "node", "variables", "accounts", "steps"]
     static let accountSources = ["mnemonic", "random", "keystore", "dev", "privateKey"]
@@ -128,6 +130,10 @@ struct ScenarioBuilder {
                 at: stepsNode)
         }
         if stepNodes.isEmpty { throw reader.error("'steps' is empty (expected at least one step)", at: stepsNode) }
+        for (index, node) in stepNodes.enumerated() {
+            guard case .mapping(let mapping) = node, let id = mapping["id"]?.scalar?.string else { continue }
+            if allStepIDs[id] == nil { allStepIDs[id] = index }
+        }
         for (index, node) in stepNodes.enumerated() {
             scenario.steps.append(try step(node, index: index))
         }
@@ -260,7 +266,8 @@ struct ScenarioBuilder {
             case .step?:
                 guard let step = names.steps[argument] else {
                     throw ScenarioFormatError(
-                        "\(name)(\(argument)): no earlier step has id '\(argument)'", at: expression.location)
+                        "\(name)(\(argument)): \(laterStep(argument) ?? "no earlier step has id '\(argument)'")",
+                        at: expression.location)
                 }
                 guard ["send", "faucet", "wait"].contains(step.keyword) else {
                     throw ScenarioFormatError(
@@ -313,8 +320,16 @@ struct ScenarioBuilder {
             return
         }
         if base == "seed" && field == nil { return }
+        if let later = laterStep(base) { throw ScenarioFormatError("${\(reference)}: \(later)", at: location) }
         throw ScenarioFormatError(
             "unknown reference ${\(reference)}: no variable, account or earlier step is called '\(base)'", at: location)
+    }
+
+    /// Why `name` is not an earlier step when it is a later one: "step 'pay' is step 5, later in the file (a step
+    /// can only use the results of steps before it)"; nil otherwise.
+    func laterStep(_ name: String) -> String? {
+        guard let index = allStepIDs[name], names.steps[name] == nil else { return nil }
+        return "step '\(name)' is step \(index + 1), later in the file (a step can only use the results of steps before it)"
     }
 
     /// An account name (must be defined by now).
@@ -339,6 +354,7 @@ struct ScenarioBuilder {
             return Template("${\(text).hash}", at: reader.location(node))
         }
         let template = try reader.template(node, what)
+        if let later = laterStep(text) { throw reader.error("\(what): \(later)", at: node) }
         if template.references.isEmpty && !(text.hasPrefix("0x") && text.count == 66) {
             throw reader.error("expected a step id or a 0x transaction hash for \(what), found '\(text)'", at: node)
         }

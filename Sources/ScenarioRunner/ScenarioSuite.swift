@@ -110,12 +110,6 @@ public enum ScenarioSuite {
         }
         let backend: any ScenarioBackend
         if let shared {
-            if let key = scenario.node.inProcessOnly.first {
-                let at = scenario.node.locations[key].map { " (\($0))" } ?? ""
-                return finish(
-                    .skipped, [], "needs the in-process node: node.\(key)\(at) cannot be set on \(shared.label)",
-                    shared.label)
-            }
             backend = shared
         } else {
             do {
@@ -124,10 +118,37 @@ public enum ScenarioSuite {
                 return finish(.failed, [], "cannot start the in-process node: \(error)", "in-process")
             }
         }
-        // On a shared node, keep each scenario's changes to itself when the node can snapshot.
-        let snapshot = shared == nil ? nil : try? await backend.call("evm_snapshot", [])
-        let result = await execute(scenario, on: backend, shared: shared != nil, options: options, finish: finish)
-        if let snapshot { _ = try? await backend.call("evm_revert", [snapshot]) }
+        // On a shared node, keep each scenario's changes to itself: the chains inside a snapshot (on Sandnet the
+        // ICP ledger too), and the mining settings, which snapshots do not hold, read before and put back after,
+        // whether the scenario passed or failed.
+        guard shared != nil else {
+            return await execute(scenario, on: backend, shared: false, options: options, finish: finish)
+        }
+        let mining = await MiningSettings.read(from: backend)
+        let snapshot = try? await backend.call("evm_snapshot", [])
+        var result = await execute(scenario, on: backend, shared: true, options: options, finish: finish)
+        var problems: [String] = []
+        if let snapshot {
+            do {
+                let reverted = try await backend.call("evm_revert", [snapshot])
+                if reverted.boolValue != true {
+                    problems.append("evm_revert(\(snapshot.serialized)) returned \(reverted.serialized)")
+                }
+            } catch {
+                problems.append("evm_revert(\(snapshot.serialized)) failed: \(ScenarioExecution.describe(error))")
+            }
+        }
+        if let mining {
+            do { try await mining.restore(on: backend) } catch {
+                problems.append("cannot restore the mining settings (\(mining)): \(ScenarioExecution.describe(error))")
+            }
+        }
+        if !problems.isEmpty {
+            // Later scenarios would see this one's changes: a failure of this scenario, not of theirs.
+            result.status = .failed
+            let text = "isolation on \(backend.label) failed: " + problems.joined(separator: "; ")
+            result.message = result.message.map { $0 + "; " + text } ?? text
+        }
         return result
     }
 
@@ -137,15 +158,13 @@ public enum ScenarioSuite {
     ) async -> ScenarioResult {
         let execution = ScenarioExecution(scenario: scenario, backend: backend, seed: options.seed)
         do {
-            if let wanted = scenario.node.chainID, shared {
-                let actual = try await execution.chainID()
-                if actual != wanted {
-                    return finish(
-                        .skipped, [], "needs chain id \(wanted); \(backend.label) has \(actual)", backend.label)
-                }
+            if shared, let mismatch = try await execution.unmetNodeSettings() {
+                return finish(.skipped, [], mismatch, backend.label)
             }
             try await execution.prepare()
             try await execution.recordBaselines(before: nil)
+        } catch let skip as StepSkip {
+            return finish(.skipped, [], skip.reason, backend.label)
         } catch {
             return finish(
                 .failed, [], "setting up accounts failed: \(ScenarioExecution.describe(error))", backend.label)
@@ -156,5 +175,42 @@ public enum ScenarioSuite {
             ? .failed : steps.contains { $0.status == .skipped } ? .skipped : .passed
         let message = steps.first { $0.status == .skipped }?.skipReason
         return finish(status, steps, message, backend.label)
+    }
+}
+
+/// A node's mining settings, which `evm_snapshot` does not hold (on Anvil and Sandnet alike): automine on or off,
+/// or interval mining every `interval` seconds.
+struct MiningSettings: Sendable, CustomStringConvertible {
+    var automine: Bool
+    /// Seconds between blocks when interval mining (`anvil_getIntervalMining`), else nil.
+    var interval: UInt64?
+
+    /// The node's settings, or nil when it cannot tell (no `anvil_getAutomine`: then no step can change them either,
+    /// as every mining step needs the `evm_`/`anvil_` methods).
+    static func read(from backend: any ScenarioBackend) async -> MiningSettings? {
+        guard let automine = (try? await backend.call("anvil_getAutomine", []))?.boolValue else { return nil }
+        var interval: UInt64?
+        if let value = try? await backend.call("anvil_getIntervalMining", []) {
+            let seconds: UInt64?
+            switch value {
+            case .string(let text) where text.hasPrefix("0x"): seconds = UInt64(text.dropFirst(2), radix: 16)
+            case .number(let text): seconds = UInt64(text)
+            default: seconds = nil
+            }
+            if let seconds, seconds > 0 { interval = seconds }
+        }
+        return MiningSettings(automine: automine, interval: interval)
+    }
+
+    func restore(on backend: any ScenarioBackend) async throws {
+        if let interval {
+            _ = try await backend.call("evm_setIntervalMining", [.string("0x" + String(interval, radix: 16))])
+        } else {
+            _ = try await backend.call("evm_setAutomine", [.bool(automine)])
+        }
+    }
+
+    var description: String {
+        interval.map { "interval mining every \($0) s" } ?? (automine ? "automine on" : "automine off")
     }
 }

@@ -1,3 +1,5 @@
+import SecretStorage
+
 /// What a step does. Each case is one YAML key (see `docs/scenarios.md`).
 public enum StepAction: Sendable {
     /// `faucet:` — a claim from the node's faucet (`sandnet_faucet`); on nodes without it, a transfer from
@@ -35,6 +37,12 @@ public enum StepAction: Sendable {
     case keystoreImport(source: KeystoreSource, password: Template, as: String)
     /// `keystoreChangePassword:` — re-encrypt under a new password (kept by this step's id).
     case keystoreChangePassword(keystore: String, password: Template, newPassword: Template)
+    /// `newAccount:` — an account made at run time and added as `as`: from a fresh BIP-39 mnemonic of `words`
+    /// words (entropy from the seed), from a phrase known only at run time (`${created.mnemonic}`: a restore),
+    /// each derived at `path`; or a bare key (from the seed) when neither is given.
+    case newAccount(as: String, mnemonic: NewMnemonic?, path: String, passphrase: Template)
+    /// `sendRaw:` — submit signed bytes as they are (`${pay.raw}`: the same transaction again).
+    case sendRaw(Template)
     /// `check:` — assertions, all evaluated, all reported.
     case check([Assertion])
     /// ICP ledger steps (`icpFaucet`, `icpAccountId`, `icpTransfer`, `icrc1Transfer`, `icrc2Approve`,
@@ -61,6 +69,8 @@ public enum StepAction: Sendable {
         case .keystoreExport: return "keystoreExport"
         case .keystoreImport: return "keystoreImport"
         case .keystoreChangePassword: return "keystoreChangePassword"
+        case .newAccount: return "newAccount"
+        case .sendRaw: return "sendRaw"
         case .check: return "check"
         case .icp(let spec): return spec.kind.rawValue
         }
@@ -93,8 +103,10 @@ public enum StepAction: Sendable {
         case "wait": return ["hash", "blockNumber", "blockHash", "gasUsed", "effectiveGasPrice", "fee", "status"]
         case "mine", "fillBlocks", "reorg": return ["blockNumber", "blockHash", "baseFeePerGas", "timestamp"]
         case "signMessage", "signTypedData": return ["signature", "signer", "digest"]
-        case "keystoreExport", "keystoreChangePassword": return ["address", "file", "json", "id"]
+        case "keystoreExport", "keystoreChangePassword": return ["address", "file", "json", "id", "cipher"]
         case "keystoreImport": return ["address"]
+        case "newAccount": return ["address", "privateKey", "mnemonic", "path"]
+        case "sendRaw": return ["hash", "raw"]
         case "snapshot": return ["id"]
         default: return ICPStepSpec.Kind(rawValue: keyword).map(ICPStepSpec.resultFields) ?? []
         }
@@ -127,6 +139,14 @@ public struct SendSpec: Sendable {
     public var accessList: [(address: Template, storageKeys: [Template])]
 }
 
+/// The mnemonic of a `newAccount` step.
+public enum NewMnemonic: Sendable {
+    /// A fresh one of this many words.
+    case fresh(words: Int)
+    /// This phrase (after substitution).
+    case phrase(Template)
+}
+
 /// `keystoreExport:` options.
 public struct KeystoreExportSpec: Sendable {
     public enum KDF: Sendable, Equatable {
@@ -139,12 +159,15 @@ public struct KeystoreExportSpec: Sendable {
     public var kdf: KDF
     /// Write the file here (relative to the run's working directory) as well.
     public var file: String?
+    /// `aes-128-ctr` (default) or web3swift's `aes-128-cbc`.
+    public var cipher: KeystoreCipher = .aes128CTR
 }
 
 /// Where `keystoreImport:` reads from.
 public enum KeystoreSource: Sendable, Equatable {
     /// The keystore a `keystoreExport` / `keystoreChangePassword` step stored under this id.
     case step(String)
-    /// A file, relative to the scenario file.
-    case file(String)
+    /// A file: relative to the scenario file, or a `${…}` resolved when the step runs (`${saved.file}`, the file a
+    /// `keystoreExport` step wrote).
+    case file(Template)
 }

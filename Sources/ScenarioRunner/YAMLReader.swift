@@ -232,6 +232,33 @@ struct YAMLReader {
         }
         let lowered = Array(key.lowercased())
         let scored = allowed.map { ($0, distance(lowered, Array($0.lowercased()))) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 < $1.1 }?.0
+        if let best = scored.min(by: { $0.1 < $1.1 }) { return best.0 }
+        // A shortened or lengthened name (`maxPriorityFee` for `maxPriorityFeePerGas`): the closest key that starts
+        // with it, or that it starts with, if the shared part is at least 4 characters.
+        let lower = key.lowercased()
+        guard lower.count >= 4 else { return nil }
+        let prefixed = allowed.filter {
+            let other = $0.lowercased()
+            return other.count >= 4 && (other.hasPrefix(lower) || lower.hasPrefix(other))
+        }
+        return prefixed.min { abs($0.count - key.count) < abs($1.count - key.count) }
+    }
+
+    /// Whether `text` is a block for JSON-RPC as the runner writes it: a tag, a decimal number or a `0x` quantity.
+    static func isBlockSelector(_ text: String) -> Bool {
+        if ["latest", "pending", "earliest", "safe", "finalized"].contains(text) { return true }
+        if text.hasPrefix("0x") { return text.count > 2 && text.dropFirst(2).allSatisfy(\.isHexDigit) }
+        return UInt64(text) != nil
+    }
+
+    static let blockSelectorHelp = "a number, 0x quantity, latest, pending, earliest, safe or finalized"
+
+    /// A block selector; checked now when it holds no `${…}`.
+    func blockSelector(_ node: Node, _ what: String) throws(ScenarioFormatError) -> Template {
+        let template = try self.template(node, what)
+        if template.references.isEmpty && !Self.isBlockSelector(template.text) {
+            throw error("'\(template.text)' is not a block for \(what) (\(Self.blockSelectorHelp))", at: node)
+        }
+        return template
     }
 }

@@ -7,6 +7,7 @@ import JSONRPC
 import Testing
 
 @testable import EthereumNode
+import EthereumRPC
 
 /// Client-supplied numbers and shapes that used to crash, freeze or bloat the node (issue 15): each now gets a
 /// JSON-RPC error with geth's code and wording (or one naming the limit), and the node stays consistent.
@@ -132,7 +133,7 @@ import Testing
                 ("jsonrpc", .string("2.0")), ("id", .number("7")), ("method", .string("sandnet_faucet")),
                 ("params", .array([.string(address)])),
             ])
-            return try! JSON.parse(node.dispatcher.handle(request.bytes, client: RPCClient(address: ip))!)
+            return try! JSON.parse(EthereumMethods.dispatcher(node).handle(request.bytes, client: RPCClient(address: ip))!)
         }
         #expect(claim(Self.fresh, from: "10.0.0.1")["result"]?.stringValue?.count == 66)
         let sameIP = claim("0x000000000000000000000000000000000000beef", from: "10.0.0.1")
@@ -173,7 +174,7 @@ import Testing
             throws: LedgerError.valueOutOfRange(
                 "state dump balances are too large: the total supply would exceed 2^256-1 wei")
         ) {
-            try node.loadState(Array(dump.utf8))
+            try StateDump.load(Array(dump.utf8), into: node)
         }
         #expect(try node.call("eth_getTransactionCount", [.string(dev)]) == .string("0x0"))
         expectError(
@@ -185,7 +186,7 @@ import Testing
         let fitting = """
             {"accounts": {"\(Self.fresh)": {"balance": "\(Quantity.encode(room))"}, "\(dev)": {"balance": "0x0"}}}
             """
-        try node.loadState(Array(fitting.utf8))
+        try StateDump.load(Array(fitting.utf8), into: node)
         #expect(node.snapshotOfLedger.totalSupply == .max)
         expectConsistent(node)
     }

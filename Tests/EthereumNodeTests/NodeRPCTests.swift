@@ -4,6 +4,7 @@ import EthereumTypes
 import JSONCoding
 import JSONRPC
 import EthereumNode
+import EthereumRPC
 import Synchronization
 import Testing
 
@@ -22,6 +23,9 @@ func makeNode(_ configure: (inout NodeConfiguration) -> Void = { _ in }) throws 
 }
 
 extension SandnetNode {
+    /// The node's JSON-RPC methods, as the server serves them (without the ICP ones).
+    var dispatcher: RPCDispatcher { EthereumMethods.dispatcher(self) }
+
     func call(_ method: String, _ params: [JSON] = []) throws -> JSON {
         let request = JSON.object([("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string(method)), ("params", .array(params))])
         let response = try JSON.parse(dispatcher.handle(request.bytes)!)

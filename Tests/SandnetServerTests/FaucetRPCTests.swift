@@ -8,10 +8,12 @@ import Testing
 /// the per-IP cooldown holds across both, and more than the payout needs developer methods.
 @Suite(.serialized) struct FaucetRPCTests {
     @Test func rpcFaucetSharesThePerIPCooldownWithTheClaimAPI() async throws {
-        let node = try await RunningNode.start {
-            $0.devMethodsEnabled = false  // as on --host 0.0.0.0 without --allow-dev-methods
-            $0.faucetCooldown = 3_600
-        }
+        // A frozen clock: the waits the answers name do not depend on how long the calls take.
+        let node = try await RunningNode.start(
+            { configuration in
+                configuration.devMethodsEnabled = false  // as on --host 0.0.0.0 without --allow-dev-methods
+                configuration.faucetCooldown = 3_600
+            }, clock: { 1_800_000_000 })
         defer { node.stop() }
         let first = try await node.rpc("sandnet_faucet", [.string("0x000000000000000000000000000000000000dead")])
         #expect(first["result"]?.stringValue?.count == 66)

@@ -27,7 +27,7 @@ import Testing
         Case(
             label: "unknown action", yaml: "steps:\n  - sned: {from: a}\n",
             error:
-                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, check, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
+                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
         ),
         Case(
             label: "two actions", yaml: "steps:\n  - mine: 1\n    automine: true\n",
@@ -110,7 +110,7 @@ import Testing
         Case(
             label: "unknown assertion", yaml: "steps:\n  - check:\n      - balanse: {of: a}\n",
             error:
-                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, value, icpBalance, icpAllowance"
+                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, notEqual, value, maxPriorityFeePerGas, gasPrice, estimateGas, feeHistory, icpBalance, icpAllowance"
         ),
         Case(
             label: "keystore export without id",

@@ -13,6 +13,7 @@ import KeyValueStorage
 import LevelDBStorage
 import Logging
 import EthereumNode
+import EthereumRPC
 import SandnetServer
 
 struct NodeCommand: AsyncParsableCommand {
@@ -222,7 +223,7 @@ struct NodeCommand: AsyncParsableCommand {
             throw CLIError("server stopped: \(error)")
         }
         if let dumpState {
-            let dump = StateDump.dump(node.snapshotOfLedger)
+            let dump = StateDump.dump(node)
             do {
                 try Data(dump.bytes).write(to: URL(fileURLWithPath: dumpState), options: .atomic)
             } catch {

@@ -46,8 +46,17 @@ struct ScenarioCommand: AsyncParsableCommand {
         @Option(help: "Seed for random accounts and keystore salts.")
         var seed: UInt64 = 0
 
+        @Option(
+            help: ArgumentHelp(
+                "Run only shard i of n (1-based): the i-th, (i+n)-th, … file in sorted order; for a CI matrix.",
+                valueName: "i/n"))
+        var shard: String?
+
         func validate() throws {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            if let shard {
+                do { _ = try ScenarioShard(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
+            }
         }
 
         func run() async throws {
@@ -58,10 +67,16 @@ struct ScenarioCommand: AsyncParsableCommand {
                 }
                 url = parsed
             }
-            let files: [String]
+            var files: [String]
             do { files = try ScenarioSuite.files(in: paths) } catch { throw CLIError("\(error)") }
             guard !files.isEmpty else {
                 throw CLIError("no .yaml scenario files under \(paths.joined(separator: ", "))")
+            }
+            var shardNote = ""
+            if let shard {
+                let spec = try ScenarioShard(parsing: shard)
+                files = spec.select(files)
+                shardNote = ", shard \(spec)"
             }
             let (scenarios, errors) = ScenarioSuite.load(files)
             if !errors.isEmpty {
@@ -81,7 +96,7 @@ struct ScenarioCommand: AsyncParsableCommand {
             if let json { try write(report.json.serialized + "\n", to: json) }
             let backend = url?.absoluteString ?? "in-process"
             print(
-                "\(report.summary) (\(scenarios.count) scenarios, \(backend), seed \(seed), \(ScenarioReportFormat.seconds(seconds)) s)"
+                "\(report.summary) (\(scenarios.count) scenarios\(shardNote), \(backend), seed \(seed), \(ScenarioReportFormat.seconds(seconds)) s)"
             )
             if report.failed > 0 { throw ExitCode(1) }
         }

@@ -1,0 +1,75 @@
+import EthereumTypes
+
+/// Why the node refused a request, beyond the ledger's own ``LedgerError``s and the transaction codec's errors.
+/// Each case carries what its message needs; the JSON-RPC layer (`EthereumRPC`) maps every case to geth's code and
+/// text in one place.
+public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A state read or fee history at a block the chain does not have (geth: `header not found`).
+    case headerNotFound
+    /// A log query by a block hash the chain does not have (geth: `unknown block`).
+    case unknownBlock
+    /// Signing for an address whose key the node does not hold (geth: `unknown account`).
+    case unknownAccount
+    /// A filter id that was never installed, was uninstalled or expired (geth: `filter not found`).
+    case filterNotFound
+    /// A legacy transaction without a chain id while `allowUnprotectedTransactions` is off.
+    case unprotectedTransaction
+    /// 2 × base fee + tip is above 2^256 − 1 (geth computes it in big integers and its pool refuses the result).
+    case feeCapOverflow
+    /// eth_call/eth_estimateGas with a `value` above the sender's balance.
+    case insufficientFundsForTransfer
+    /// eth_estimateGas with a `gas` cap below what the transaction needs.
+    case gasRequiredExceedsAllowance(cap: UInt64)
+    /// A log query whose `fromBlock` is after its `toBlock`.
+    case invalidBlockRange
+    /// A log query whose range ends after the head (geth: -32602).
+    case blockRangeBeyondHead
+    /// A log query over more than `limit` blocks.
+    case blockRangeTooLarge(limit: UInt64)
+    /// A log query or filter with more than `limit` addresses or topics in one position.
+    case tooManyFilterCriteriaPerPosition
+    /// An eth_feeHistory percentile outside 0…100 or not increasing; the text is geth's.
+    case invalidRewardPercentile(String)
+    /// More polling filters than allowed at once.
+    case tooManyFilters(limit: Int)
+    /// More addresses and topics over all installed log filters than allowed.
+    case tooManyFilterCriteria(limit: Int)
+    /// More `evm_snapshot`s than allowed at once.
+    case tooManySnapshots(limit: Int)
+    /// `anvil_mine`/`evm_mine` asked for more blocks than one request may mine.
+    case tooManyBlocks(limit: UInt64)
+    /// `anvil_reorg` deeper than one request may go.
+    case reorgTooDeep(limit: UInt64)
+    /// Typed data (EIP-712) that cannot be encoded or signed.
+    case invalidTypedData(String)
+    /// A state dump (`anvil_loadState`, `--load-state`) that cannot be read.
+    case invalidStateDump(String)
+
+    public var description: String {
+        switch self {
+        case .headerNotFound: "header not found"
+        case .unknownBlock: "unknown block"
+        case .unknownAccount: "unknown account"
+        case .filterNotFound: "filter not found"
+        case .unprotectedTransaction: "only replay-protected (EIP-155) transactions allowed over RPC"
+        case .feeCapOverflow: "max fee per gas higher than 2^256-1"
+        case .insufficientFundsForTransfer: "insufficient funds for transfer"
+        case .gasRequiredExceedsAllowance(let cap): "gas required exceeds allowance (\(cap))"
+        case .invalidBlockRange: "invalid block range params"
+        case .blockRangeBeyondHead: "block range extends beyond current head block"
+        case .blockRangeTooLarge(let limit): "query exceeds max block range \(limit)"
+        case .tooManyFilterCriteriaPerPosition: "exceed max addresses or topics per search position"
+        case .invalidRewardPercentile(let text): "invalid reward percentile: \(text)"
+        case .tooManyFilters(let limit):
+            "too many filters: limit is \(limit) (a filter expires 5 minutes after its last poll; "
+                + "eth_uninstallFilter removes one)"
+        case .tooManyFilterCriteria(let limit):
+            "too many filter criteria: installed log filters may hold \(limit) addresses and topics in all"
+        case .tooManySnapshots(let limit): "too many snapshots: limit is \(limit) (evm_revert consumes a snapshot)"
+        case .tooManyBlocks(let limit): "cannot mine more than \(limit) blocks at once"
+        case .reorgTooDeep(let limit): "cannot reorg more than \(limit) blocks at once"
+        case .invalidTypedData(let text): text
+        case .invalidStateDump(let text): text
+        }
+    }
+}

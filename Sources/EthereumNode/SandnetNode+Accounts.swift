@@ -1,0 +1,37 @@
+import EthereumLedger
+import EthereumTransactions
+import EthereumTypes
+
+/// Sending and signing with the keys the node holds (the dev accounts and the faucet).
+extension SandnetNode {
+    /// The key of a dev account or the faucet.
+    func key(for address: Address) throws(NodeError) -> [UInt8] {
+        guard let key = keys[address] ?? (address == faucetAddress ? faucetKey : nil) else { throw .unknownAccount }
+        return key
+    }
+
+    /// eth_sendTransaction: fills in the nonce, fees and gas, signs with the sender's key and submits.
+    ///
+    /// - Returns: the transaction hash.
+    public func sendTransaction(_ request: TransactionRequest, from: Address) throws -> [UInt8] {
+        try sendFromKey(try key(for: from), from: from, request: request)
+    }
+
+    /// eth_sign and personal_sign: an EIP-191 signature (65 bytes) by a key the node holds.
+    public func signPersonalMessage(_ message: [UInt8], address: Address) throws -> [UInt8] {
+        try PersonalMessage.sign(message, privateKey: try key(for: address)).bytes
+    }
+
+    /// eth_signTypedData_v4: an EIP-712 signature (65 bytes) by a dev account's key.
+    ///
+    /// - Throws: ``NodeError/unknownAccount``, or ``NodeError/invalidTypedData(_:)`` when the data cannot be
+    ///   encoded.
+    public func signTypedData(_ typedData: () throws -> TypedData, address: Address) throws -> [UInt8] {
+        guard let key = keys[address] else { throw NodeError.unknownAccount }
+        do {
+            return try typedData().sign(privateKey: key).bytes
+        } catch {
+            throw NodeError.invalidTypedData("\(error)")
+        }
+    }
+}

@@ -1,0 +1,304 @@
+import EthereumLedger
+import EthereumTransactions
+import EthereumTypes
+
+/// The node's typed read API: chain facts, fees, state at a block, blocks, transactions, receipts and logs. Each
+/// read takes the ledger lock once, so it sees one consistent chain.
+extension SandnetNode {
+    // MARK: Chain
+
+    public var chainID: UInt64 { configuration.chain.chainID }
+
+    public var blockNumber: UInt64 { withLedger { $0.blockNumber } }
+
+    /// Whether blocks are mined without being asked (automatic or interval mining).
+    public var isMining: Bool { miningMode != .manual }
+
+    // MARK: Fees
+
+    /// The next block's base fee plus the suggested tip; a base fee set near 2^256 − 1
+    /// (anvil_setNextBlockBaseFeePerGas) saturates instead of wrapping.
+    public var gasPrice: UInt256 {
+        withLedger { chain in
+            let (price, overflow) = chain.nextBaseFee.addingReportingOverflow(suggestedTip(chain))
+            return overflow ? UInt256.max : price
+        }
+    }
+
+    /// The suggested priority fee (see ``suggestedTip(_:)``).
+    public var maxPriorityFeePerGas: UInt256 { withLedger { suggestedTip($0) } }
+
+    /// Suggested priority fee: the 60th percentile of effective tips over the last 20 blocks, 1 gwei when
+    /// they hold no transactions (geth's oracle shape; Anvil's 1 gwei floor when idle).
+    func suggestedTip(_ chain: Ledger) -> UInt256 {
+        var tips: [UInt256] = []
+        let head = chain.blockNumber
+        let start = head >= 20 ? head - 19 : 0
+        for n in start...head {
+            guard let block = chain.block(number: n) else { continue }
+            for tx in block.transactions {
+                if let tip = tx.effectiveTip(baseFee: block.header.baseFeePerGas) { tips.append(tip) }
+            }
+        }
+        guard !tips.isEmpty else { return UInt256(1_000_000_000 as UInt64) }
+        tips.sort()
+        return tips[(tips.count - 1) * 60 / 100]
+    }
+
+    /// eth_feeHistory with real reward percentiles: each block's transactions sorted by effective tip and
+    /// weighted by gas used (geth's `processBlock`). At most 1,024 blocks, ending at `newest`.
+    ///
+    /// - Throws: ``NodeError/invalidRewardPercentile(_:)`` for a percentile outside 0…100 or not increasing,
+    ///   ``NodeError/headerNotFound`` for a block the chain does not have.
+    public func feeHistory(count: UInt64, newest: BlockSelector, percentiles: [Double]) throws(NodeError) -> FeeHistory {
+        for (i, pct) in percentiles.enumerated() {
+            if pct < 0 || pct > 100 { throw .invalidRewardPercentile("\(pct)") }
+            if i > 0 && pct <= percentiles[i - 1] {
+                throw .invalidRewardPercentile("#\(i - 1):\(percentiles[i - 1]) >= #\(i):\(pct)")
+            }
+        }
+        return try withLedger { (chain) throws(NodeError) -> FeeHistory in
+            guard let last = Self.resolve(newest, chain) else { throw .headerNotFound }
+            let blocks = min(count, 1_024, last + 1)
+            guard blocks > 0 else {
+                return FeeHistory(oldestBlock: 0, baseFeePerGas: [], gasUsedRatio: [], reward: nil)
+            }
+            let first = last + 1 - blocks
+            var history = FeeHistory(
+                oldestBlock: first, baseFeePerGas: [], gasUsedRatio: [], reward: percentiles.isEmpty ? nil : [])
+            for n in first...last {
+                guard let b = chain.block(number: n) else { continue }
+                history.baseFeePerGas.append(b.header.baseFeePerGas)
+                history.gasUsedRatio.append(Double(b.header.gasUsed) / Double(b.header.gasLimit))
+                if !percentiles.isEmpty { history.reward!.append(Self.rewards(b, percentiles: percentiles)) }
+            }
+            // The base fee of the block after `last`.
+            if last == chain.blockNumber {
+                history.baseFeePerGas.append(chain.nextBaseFee)
+            } else if let next = chain.block(number: last + 1) {
+                history.baseFeePerGas.append(next.header.baseFeePerGas)
+            }
+            return history
+        }
+    }
+
+    /// The effective tips of `block` at `percentiles`, weighted by gas used; zeros for an empty block.
+    static func rewards(_ block: Block, percentiles: [Double]) -> [UInt256] {
+        let baseFee = block.header.baseFeePerGas
+        let tips = zip(block.transactions, block.receipts).map {
+            ($0.0.effectiveTip(baseFee: baseFee) ?? .zero, $0.1.gasUsed)
+        }.sorted { $0.0 < $1.0 }
+        guard !tips.isEmpty else { return percentiles.map { _ in .zero } }
+        let total = tips.reduce(UInt64(0)) { $0 + $1.1 }
+        var row: [UInt256] = []
+        var index = 0
+        var cumulative = tips[0].1
+        for pct in percentiles {
+            let threshold = UInt64(Double(total) * pct / 100)
+            while cumulative < threshold && index < tips.count - 1 {
+                index += 1
+                cumulative += tips[index].1
+            }
+            row.append(tips[index].0)
+        }
+        return row
+    }
+
+    // MARK: State
+
+    /// The balance of `address` at a block (default latest; `pending` reads the head).
+    public func balance(of address: Address, at block: BlockSelector? = nil) throws(NodeError) -> UInt256 {
+        try withLedger { (chain) throws(NodeError) in chain.account(address, atBlock: try Self.stateBlock(block, chain)).balance }
+    }
+
+    /// The nonce of `address` at a block; `pending` counts the pool's transactions too.
+    public func transactionCount(of address: Address, at block: BlockSelector? = nil) throws(NodeError) -> UInt64 {
+        try withLedger { (chain) throws(NodeError) in
+            if case .pending? = block { return chain.pendingNonce(address) }
+            return chain.account(address, atBlock: try Self.stateBlock(block, chain)).nonce
+        }
+    }
+
+    public func code(at address: Address, block: BlockSelector? = nil) throws(NodeError) -> [UInt8] {
+        try withLedger { (chain) throws(NodeError) in chain.account(address, atBlock: try Self.stateBlock(block, chain)).code }
+    }
+
+    /// The 32-byte value of storage slot `key` of `address`. EVM-less: storage is always empty.
+    public func storage(at address: Address, key: [UInt8], block: BlockSelector? = nil) throws(NodeError) -> [UInt8] {
+        _ = try withLedger { (chain) throws(NodeError) in try Self.stateBlock(block, chain) }
+        return [UInt8](repeating: 0, count: 32)
+    }
+
+    /// eth_call: the call's checks against the state at `block`, then its output. EVM-less: no code runs, so every
+    /// call returns empty data (geth returns 0x for code-less targets).
+    public func call(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> [UInt8] {
+        try withLedger { chain in
+            _ = try Self.stateBlock(block, chain)
+            try checkCall(request, chain)
+        }
+        return []
+    }
+
+    /// eth_estimateGas: the gas the transaction needs (intrinsic gas or the EIP-7623 floor), within its `gas` cap.
+    public func estimateGas(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> UInt64 {
+        try withLedger { chain in try checkCall(request, chain) }
+        let needed = request.gasNeeded
+        if let cap = request.gas, cap < needed { throw NodeError.gasRequiredExceedsAllowance(cap: cap) }
+        return needed
+    }
+
+    /// Stateful checks geth applies to eth_call/eth_estimateGas with explicit fees and value.
+    func checkCall(_ request: TransactionRequest, _ chain: Ledger) throws {
+        if request.to == nil && request.data.count > chain.config.maxInitCodeSize {
+            throw LedgerError.maxInitCodeSizeExceeded(size: request.data.count, limit: chain.config.maxInitCodeSize)
+        }
+        let baseFee = chain.nextBaseFee
+        if let maxFee = request.maxFeePerGas {
+            if let tip = request.maxPriorityFeePerGas, tip > maxFee {
+                throw LedgerError.tipAboveFeeCap
+            }
+            if maxFee < baseFee && !maxFee.isZero {
+                throw LedgerError.feeCapBelowBaseFee(sender: request.from ?? .zero, maxFee: maxFee, baseFee: baseFee)
+            }
+        }
+        if let from = request.from, !request.value.isZero {
+            let balance = chain.account(from).balance
+            if balance < request.value { throw NodeError.insufficientFundsForTransfer }
+        }
+    }
+
+    // MARK: Blocks
+
+    /// The block a selector names: a sealed block, the pending block, or nil when the chain has none.
+    public func block(_ selector: BlockSelector) -> BlockView? {
+        withLedger { chain in
+            if case .pending = selector { return .pending(pendingBlock(chain)) }
+            guard let n = Self.resolve(selector, chain), let block = chain.block(number: n) else { return nil }
+            return .sealed(block)
+        }
+    }
+
+    public func block(hash: [UInt8]) -> Block? { withLedger { $0.block(hash: hash) } }
+
+    /// Transactions in the block a selector names (the pool's count for `pending`); nil when the chain has none.
+    public func transactionCount(inBlock selector: BlockSelector) -> Int? {
+        withLedger { chain in
+            if case .pending = selector { return chain.pool.count }
+            guard let n = Self.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
+            return b.transactions.count
+        }
+    }
+
+    /// Whether the chain has the block a selector names (uncle counts answer null otherwise).
+    public func hasBlock(_ selector: BlockSelector) -> Bool { withLedger { Self.resolve(selector, $0) != nil } }
+
+    func pendingBlock(_ chain: Ledger) -> PendingBlock {
+        let txs = chain.pool.executable(baseFee: chain.nextBaseFee) { chain.account($0).nonce }
+        return PendingBlock(
+            head: chain.head, number: chain.head.number + 1, baseFeePerGas: chain.nextBaseFee,
+            timestamp: chain.nextBlockTimestamp(now: clock()), gasUsed: txs.reduce(UInt64(0)) { $0 + $1.gasUsed },
+            transactions: txs)
+    }
+
+    // MARK: Transactions
+
+    /// A transaction by hash, mined or in the pool.
+    public func transaction(hash: [UInt8]) -> TransactionLookup? {
+        withLedger { chain in
+            guard let (tx, location) = chain.transaction(hash) else { return nil }
+            let block = location.flatMap { chain.block(number: $0.blockNumber) }
+            return TransactionLookup(transaction: tx, block: block, index: location?.index)
+        }
+    }
+
+    /// The transaction at `index` of the block a selector or hash names.
+    public func transaction(inBlock selector: BlockSelector, index: UInt64) -> TransactionLookup? {
+        withLedger { chain in
+            let block: Block?
+            if case .hash(let hash) = selector {
+                block = chain.block(hash: hash)
+            } else {
+                block = Self.resolve(selector, chain).flatMap { chain.block(number: $0) }
+            }
+            guard let block, index < block.transactions.count else { return nil }
+            return TransactionLookup(transaction: block.transactions[Int(index)], block: block, index: Int(index))
+        }
+    }
+
+    public func receipt(hash: [UInt8]) -> (receipt: Receipt, block: Block)? {
+        withLedger { $0.receipt(hash).map { ($0.0, $0.1) } }
+    }
+
+    /// The receipts of the block a selector names; nil when the chain has none.
+    public func receipts(inBlock selector: BlockSelector) -> (receipts: [Receipt], block: Block)? {
+        withLedger { chain in
+            guard let n = Self.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
+            return (b.receipts, b)
+        }
+    }
+
+    // MARK: Logs
+
+    /// The longest block range eth_getLogs scans (Alchemy's and Infura's 100,000 blocks / -32005).
+    public static let maxLogRange: UInt64 = 100_000
+
+    /// The logs matching `filter`, in chain order.
+    public func logs(_ filter: LogFilter) throws(NodeError) -> [LogEntry] {
+        guard !filter.exceedsQueryLimit else { throw .tooManyFilterCriteriaPerPosition }
+        return try withLedger { (chain) throws(NodeError) in try Self.logs(filter, chain) }
+    }
+
+    static func logs(_ filter: LogFilter, _ chain: Ledger) throws(NodeError) -> [LogEntry] {
+        var blocks: [Block] = []
+        if let hash = filter.blockHash {
+            guard let b = chain.block(hash: hash) else { throw .unknownBlock }
+            blocks = [b]
+        } else {
+            let head = chain.blockNumber
+            let from = rangeEnd(filter.fromBlock, chain) ?? head
+            let to = rangeEnd(filter.toBlock, chain) ?? head
+            guard from <= to else { throw .invalidBlockRange }
+            guard to <= head else { throw .blockRangeBeyondHead }
+            guard to - from <= maxLogRange else { throw .blockRangeTooLarge(limit: maxLogRange) }
+            blocks = (from...to).compactMap { chain.block(number: $0) }
+        }
+        var out: [LogEntry] = []
+        for block in blocks {
+            for receipt in block.receipts {
+                for (i, log) in receipt.logs.enumerated() where filter.matches(log) {
+                    out.append(LogEntry(log: log, receipt: receipt, block: block, index: i))
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Selectors
+
+    /// One end of a log query's range: a number as given (it may lie past the head), a tag or hash resolved.
+    static func rangeEnd(_ selector: BlockSelector?, _ chain: Ledger) -> UInt64? {
+        guard let selector else { return nil }
+        if case .number(let n) = selector { return n }
+        return resolve(selector, chain)
+    }
+
+    /// Resolves a block selector to a number; nil when the chain has no such block.
+    static func resolve(_ selector: BlockSelector, _ chain: Ledger) -> UInt64? {
+        switch selector {
+        case .latest, .pending: return chain.blockNumber
+        case .earliest: return 0
+        case .safe: return chain.blockNumber >= 32 ? chain.blockNumber - 32 : 0
+        case .finalized: return chain.blockNumber >= 64 ? chain.blockNumber - 64 : 0
+        case .number(let n): return n <= chain.blockNumber ? n : nil
+        case .hash(let h): return chain.block(hash: h)?.number
+        }
+    }
+
+    /// The block a state read looks at: nil for the head (and `pending`), else its number; geth's
+    /// "header not found" for a block the chain does not have.
+    static func stateBlock(_ selector: BlockSelector?, _ chain: Ledger) throws(NodeError) -> UInt64? {
+        if case .pending? = selector { return nil }
+        guard let n = resolve(selector ?? .latest, chain) else { throw .headerNotFound }
+        return n == chain.blockNumber ? nil : n
+    }
+}

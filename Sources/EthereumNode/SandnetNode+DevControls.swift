@@ -1,0 +1,155 @@
+import EthereumLedger
+import EthereumTypes
+
+/// Anvil's and Hardhat's developer controls, typed: what `anvil_*`, `hardhat_*` and `evm_*` do.
+extension SandnetNode {
+    public func setBalance(_ address: Address, _ balance: UInt256) throws(LedgerError) {
+        try withLedger { (chain) throws(LedgerError) in try chain.setBalance(address, balance) }
+    }
+
+    public func setNonce(_ address: Address, _ nonce: UInt64) throws(LedgerError) {
+        try withLedger { (chain) throws(LedgerError) in try chain.setNonce(address, nonce) }
+    }
+
+    public func setCode(_ address: Address, _ code: [UInt8]) throws(LedgerError) {
+        try withLedger { (chain) throws(LedgerError) in try chain.setCode(address, code) }
+    }
+
+    /// anvil_mine: `count` blocks, `interval` seconds apart when given.
+    public func mine(blocks count: UInt64 = 1, interval: UInt64? = nil) throws {
+        let count = try blockCount(count)
+        let now = clock()
+        publish(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
+    }
+
+    /// evm_mine: `count` blocks, the first at `timestamp` when given.
+    public func mine(blocks count: UInt64 = 1, timestamp: UInt64?) throws {
+        let count = try blockCount(count)
+        let now = clock()
+        publish(try withLedger { chain in
+            if let timestamp { try chain.setNextTimestamp(timestamp) }
+            return try chain.mine(blocks: count, now: now)
+        })
+    }
+
+    /// evm_snapshot: an id to revert to, at most ``NodeConfiguration/snapshotLimit`` at once.
+    public func snapshot() throws(NodeError) -> UInt64 {
+        let limit = configuration.snapshotLimit
+        return try withLedger { (chain) throws(NodeError) in
+            guard chain.snapshotCount < limit else { throw .tooManySnapshots(limit: limit) }
+            return chain.snapshot()
+        }
+    }
+
+    /// evm_revert: back to snapshot `id` (consumed); false when there is no such snapshot.
+    public func revert(to id: UInt64) throws -> Bool { try withLedger { try $0.revert(to: id) } }
+
+    /// evm_increaseTime: the total offset in seconds afterwards (at least 0).
+    public func increaseTime(by seconds: UInt64) throws -> UInt64 {
+        UInt64(max(0, try withLedger { try $0.increaseTime(seconds) }))
+    }
+
+    public func setNextBlockTimestamp(_ timestamp: UInt64) throws {
+        try withLedger { try $0.setNextTimestamp(timestamp) }
+    }
+
+    /// evm_setAutomine: turning it on mines what waits in the pool.
+    public func setAutomine(_ on: Bool) throws {
+        let now = clock()
+        let blocks = try withLedger { chain -> [Block] in
+            chain.miningMode = on ? .automatic : .manual
+            return on ? try chain.mine(blocks: chain.pool.count > 0 ? 1 : 0, now: now) : []
+        }
+        publish(blocks)
+    }
+
+    public var isAutomine: Bool { miningMode == .automatic }
+
+    /// evm_setIntervalMining: a block every `seconds` (0: manual).
+    public func setIntervalMining(_ seconds: UInt64) throws {
+        try withLedger { try $0.setIntervalMining(seconds) }
+    }
+
+    /// anvil_dropTransaction: false when the pool has no such transaction.
+    public func dropTransaction(_ hash: [UInt8]) -> Bool { withLedger { $0.dropTransaction(hash) } }
+
+    /// anvil_reorg: replaces the last `depth` blocks (at most ``NodeConfiguration/maxBlocksPerRequest``), putting
+    /// their transactions back in the pool when `requeue` is set.
+    public func reorg(depth: UInt64, requeue: Bool) throws {
+        let limit = configuration.maxBlocksPerRequest
+        guard depth <= limit else { throw NodeError.reorgTooDeep(limit: limit) }
+        let now = clock()
+        publish(try withLedger { try $0.reorg(depth: Int(depth), requeueTransactions: requeue, now: now) })
+    }
+
+    public func setNextBlockBaseFee(_ fee: UInt256) { withLedger { $0.setNextBaseFee(fee) } }
+
+    /// Every account with its balance, nonce and code, sorted by address, and the head's number (anvil_dumpState).
+    public func dumpState() -> (block: UInt64, accounts: [(Address, Account)]) {
+        withLedger { chain in
+            (chain.blockNumber, chain.addresses.sorted().map { ($0, chain.account($0)) })
+        }
+    }
+
+    /// Merges accounts into the chain (anvil_loadState, `--load-state`): per address the last value of each field
+    /// wins. Every account and the new total supply are checked before anything is written, so a refused load
+    /// changes nothing.
+    public func loadState(_ accounts: [AccountOverride]) throws {
+        try withLedger { chain in try Self.merge(accounts, into: &chain) }
+    }
+
+    static func merge(_ changes: [AccountOverride], into ledger: inout Ledger) throws {
+        // One change per address, lowered balances first: then every intermediate total lies between the current
+        // supply and the checked final one.
+        var merged: [Address: AccountOverride] = [:]
+        var order: [Address] = []
+        for change in changes {
+            if merged[change.address] == nil { order.append(change.address) }
+            var m = merged[change.address] ?? AccountOverride(address: change.address)
+            m.balance = change.balance ?? m.balance
+            m.nonce = change.nonce ?? m.nonce
+            m.code = change.code ?? m.code
+            merged[change.address] = m
+        }
+        var supply = ledger.totalSupply
+        for (address, m) in merged where m.balance != nil { supply = supply - ledger.account(address).balance }
+        for m in merged.values {
+            guard let balance = m.balance else { continue }
+            let (sum, overflow) = supply.addingReportingOverflow(balance)
+            guard !overflow else {
+                throw LedgerError.valueOutOfRange(
+                    "state dump balances are too large: the total supply would exceed 2^256-1 wei")
+            }
+            supply = sum
+        }
+        func lowers(_ address: Address) -> Bool {
+            guard let balance = merged[address]?.balance else { return false }
+            return balance < ledger.account(address).balance
+        }
+        let lowered = order.filter(lowers)
+        let rest = order.filter { !lowers($0) }
+        for address in lowered + rest {
+            let m = merged[address]!
+            if let b = m.balance { try ledger.setBalance(address, b) }
+            if let n = m.nonce { try ledger.setNonce(address, n) }
+            if let c = m.code { try ledger.setCode(address, c) }
+        }
+    }
+
+    /// anvil_nodeInfo's facts about the head.
+    public var nodeInfo: NodeInfo {
+        withLedger { chain in
+            NodeInfo(
+                blockNumber: chain.blockNumber, blockTimestamp: chain.head.header.timestamp, blockHash: chain.head.hash,
+                chainID: chain.config.chainID)
+        }
+    }
+
+    /// A block count from a client, at most ``NodeConfiguration/maxBlocksPerRequest``: mining is synchronous, so
+    /// a larger count would hold the ledger (and every other client) for minutes.
+    func blockCount(_ n: UInt64) throws(NodeError) -> Int {
+        let limit = configuration.maxBlocksPerRequest
+        guard n <= limit else { throw .tooManyBlocks(limit: limit) }
+        return Int(clamping: n)
+    }
+}

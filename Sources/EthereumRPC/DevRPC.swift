@@ -1,0 +1,100 @@
+import EthereumLedger
+import EthereumNode
+import JSONCoding
+import JSONRPC
+
+/// Anvil's developer methods under their Anvil, Hardhat and evm names.
+enum DevRPC {
+    static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register(["anvil_setBalance", "hardhat_setBalance"]) { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            try node.setBalance(address, try p.required(1, Arg.uint256))
+            return .null
+        }
+        d.register(["anvil_setNonce", "hardhat_setNonce", "evm_setAccountNonce"]) { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            try node.setNonce(address, try p.required(1, Arg.number))
+            return .null
+        }
+        d.register(["anvil_setCode", "hardhat_setCode"]) { p in
+            let address = try p.required(0, Arg.address)
+            try node.setCode(address, try p.required(1, Arg.data))
+            return .null
+        }
+        d.register(["anvil_mine", "hardhat_mine"]) { p in
+            try p.atMost(2)
+            let count = try p.optional(0, Arg.number) ?? 1
+            try node.mine(blocks: count, interval: try p.optional(1, Arg.number))
+            return .null
+        }
+        d.register(["evm_mine", "anvil_mine_detailed"]) { p in
+            try p.atMost(1)
+            var count: UInt64 = 1
+            var timestamp: UInt64?
+            if let arg = p[0] {
+                if case .object = arg {
+                    if let t = arg["timestamp"], !t.isNull { timestamp = try p.required(0) { _ in try Arg.number(t) } }
+                    if let b = arg["blocks"], !b.isNull { count = try p.required(0) { _ in try Arg.number(b) } }
+                } else {
+                    timestamp = try p.required(0, Arg.number)
+                }
+            }
+            try node.mine(blocks: count, timestamp: timestamp)
+            return .string("0x0")
+        }
+        d.registerParameterless("evm_snapshot", "anvil_snapshot") { Format.q(try node.snapshot()) }
+        d.register(["evm_revert", "anvil_revert"]) { p in
+            .bool(try node.revert(to: try p.required(0, Arg.quantity)))
+        }
+        d.register(["evm_increaseTime", "anvil_increaseTime"]) { p in
+            Format.q(try node.increaseTime(by: try p.required(0, Arg.number)))
+        }
+        d.register(["evm_setNextBlockTimestamp", "anvil_setNextBlockTimestamp"]) { p in
+            try node.setNextBlockTimestamp(try p.required(0, Arg.number))
+            return .null
+        }
+        d.register(["evm_setAutomine", "anvil_setAutomine"]) { p in
+            try node.setAutomine(try p.required(0, Arg.bool))
+            return .null
+        }
+        d.registerParameterless("anvil_getAutomine", "hardhat_getAutomine") { .bool(node.isAutomine) }
+        d.register(["evm_setIntervalMining", "anvil_setIntervalMining"]) { p in
+            try node.setIntervalMining(try p.required(0, Arg.number))
+            return .null
+        }
+        d.register(["anvil_dropTransaction", "hardhat_dropTransaction"]) { p in
+            let hash = try p.required(0, Arg.hash)
+            return node.dropTransaction(hash) ? Format.data(hash) : .null
+        }
+        d.register("anvil_reorg") { p in
+            let depth = try p.required(0, Arg.number)
+            let requeue = try p.optional(1) { v -> Bool in
+                if let b = v.boolValue { return b }
+                return !(v.arrayValue?.isEmpty ?? true)
+            } ?? false
+            try node.reorg(depth: depth, requeue: requeue)
+            return .null
+        }
+        d.register(["anvil_setNextBlockBaseFeePerGas", "hardhat_setNextBlockBaseFeePerGas"]) { p in
+            node.setNextBlockBaseFee(try p.required(0, Arg.uint256))
+            return .null
+        }
+        d.registerParameterless("anvil_dumpState", "hardhat_dumpState") { Format.data(StateDump.dump(node).bytes) }
+        d.register(["anvil_loadState", "hardhat_loadState"]) { p in
+            try StateDump.load(try p.required(0, Arg.data), into: node)
+            return .bool(true)
+        }
+        d.registerParameterless("anvil_nodeInfo") {
+            let info = node.nodeInfo
+            return .object([
+                ("currentBlockNumber", Format.q(info.blockNumber)),
+                ("currentBlockTimestamp", Format.q(info.blockTimestamp)),
+                ("currentBlockHash", Format.data(info.blockHash)),
+                ("chainId", Format.q(info.chainID)),
+                ("network", .string("sandnet")),
+            ])
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import ByteCoding
+import EthereumLedger
+import EthereumNode
+import EthereumTransactions
+import EthereumTypes
+import JSONCoding
+import JSONRPC
+
+/// The `eth` namespace: arguments converted with geth's texts, the node's typed API called, results shaped.
+enum EthRPC {
+    static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        let chainID = node.chainID
+        d.registerParameterless("eth_chainId") { Format.q(chainID) }
+        d.registerParameterless("eth_syncing") { .bool(false) }
+        d.registerParameterless("eth_mining") { .bool(node.isMining) }
+        d.registerParameterless("eth_hashrate") { Format.q(UInt64(0)) }
+        d.registerParameterless("eth_coinbase") { Format.address(node.configuration.chain.coinbase) }
+        d.registerParameterless("eth_accounts") { .array(node.devAccounts.map { Format.address($0.address) }) }
+        d.registerParameterless("eth_blockNumber") { Format.q(node.blockNumber) }
+        d.registerParameterless("eth_gasPrice") { Format.q(node.gasPrice) }
+        d.registerParameterless("eth_maxPriorityFeePerGas") { Format.q(node.maxPriorityFeePerGas) }
+        d.registerParameterless("eth_blobBaseFee") { Format.q(UInt64(1)) }
+        d.register("eth_feeHistory") { p in
+            try p.atMost(3)
+            let count = try p.required(0, Arg.number)
+            let newest = try p.required(1, Arg.block)
+            let percentiles: [Double] = try p.optional(2) { v in
+                guard let list = v.arrayValue else {
+                    throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type []float64")
+                }
+                return try list.map { item in
+                    guard case .number(let n) = item, let d = Double(n) else { throw ArgumentError("invalid reward percentile") }
+                    return d
+                }
+            } ?? []
+            return Format.feeHistory(try node.feeHistory(count: count, newest: newest, percentiles: percentiles))
+        }
+        registerState(node, into: &d)
+        registerTransactions(node, into: &d)
+        registerBlocks(node, into: &d)
+        registerLogs(node, into: &d)
+    }
+
+    static func registerState(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register("eth_getBalance") { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            return Format.q(try node.balance(of: address, at: try p.optional(1, Arg.block)))
+        }
+        d.register("eth_getTransactionCount") { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            return Format.q(try node.transactionCount(of: address, at: try p.optional(1, Arg.block)))
+        }
+        d.register("eth_getCode") { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            return Format.data(try node.code(at: address, block: try p.optional(1, Arg.block)))
+        }
+        d.register("eth_getStorageAt") { p in
+            try p.atMost(3)
+            let address = try p.required(0, Arg.address)
+            let key = try Arg.storageKey(try p.required(1, Arg.string))
+            return Format.data(try node.storage(at: address, key: key, block: try p.optional(2, Arg.block)))
+        }
+        d.register("eth_call") { p in
+            try p.atMost(3)
+            let request = try p.required(0, TransactionRequest.init(json:))
+            return Format.data(try node.call(request, at: try p.optional(1, Arg.block)))
+        }
+        d.register("eth_estimateGas") { p in
+            try p.atMost(3)
+            let request = try p.required(0, TransactionRequest.init(json:))
+            return Format.q(try node.estimateGas(request))
+        }
+    }
+
+    static func registerTransactions(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register("eth_sendRawTransaction") { p in
+            try p.atMost(1)
+            return Format.data(try node.submit(raw: try p.required(0, Arg.data)))
+        }
+        d.register("eth_sendTransaction") { p in
+            try p.atMost(1)
+            let request = try p.required(0, TransactionRequest.init(json:))
+            guard let from = request.from else { throw RPCError.invalidParams("missing from") }
+            return Format.data(try node.sendTransaction(request, from: from))
+        }
+        d.register("eth_getRawTransactionByHash") { p in
+            let hash = try p.required(0, Arg.hash)
+            return node.transaction(hash: hash).map { Format.data($0.transaction.encoding) } ?? .null
+        }
+        d.register("eth_sign") { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            let message = try p.required(1, Arg.data)
+            return Format.data(try node.signPersonalMessage(message, address: address))
+        }
+        d.register("personal_sign") { p in
+            try p.atMost(3)
+            let message = try p.required(0, Arg.data)
+            let address = try p.required(1, Arg.address)
+            return Format.data(try node.signPersonalMessage(message, address: address))
+        }
+        d.register(["eth_signTypedData_v4", "eth_signTypedData"]) { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            guard let raw = p[1] else { throw RPCError.invalidParams("missing value for required argument 1") }
+            // A JSON text (what most clients send) is parsed once; a JSON object is read as it arrived, with its
+            // exact numbers: no printing and re-parsing under other number rules.
+            let signature = try node.signTypedData({
+                if case .string(let text) = raw { return try TypedData(json: Array(text.utf8)) }
+                return try TypedData(document: raw)
+            }, address: address)
+            return Format.data(signature)
+        }
+        d.register("eth_getTransactionByHash") { p in
+            try p.atMost(1)
+            return node.transaction(hash: try p.required(0, Arg.hash)).map(Format.transaction) ?? .null
+        }
+        d.register("eth_getTransactionReceipt") { p in
+            try p.atMost(1)
+            return node.receipt(hash: try p.required(0, Arg.hash)).map { Format.receipt($0.receipt, block: $0.block) } ?? .null
+        }
+        d.register("eth_getTransactionByBlockHashAndIndex") { p in
+            let hash = try p.required(0, Arg.hash)
+            let index = try p.required(1, Arg.quantity)
+            return node.transaction(inBlock: .hash(hash), index: index).map(Format.transaction) ?? .null
+        }
+        d.register("eth_getTransactionByBlockNumberAndIndex") { p in
+            let selector = try p.required(0, Arg.block)
+            let index = try p.required(1, Arg.quantity)
+            return node.transaction(inBlock: selector, index: index).map(Format.transaction) ?? .null
+        }
+    }
+
+    static func registerBlocks(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register("eth_getBlockByNumber") { p in
+            try p.atMost(2)
+            let selector = try p.required(0, Arg.block)
+            let full = try p.optional(1, Arg.bool) ?? false
+            return node.block(selector).map { Format.block($0, full: full) } ?? .null
+        }
+        d.register("eth_getBlockByHash") { p in
+            try p.atMost(2)
+            let hash = try p.required(0, Arg.hash)
+            let full = try p.optional(1, Arg.bool) ?? false
+            return node.block(hash: hash).map { Format.block($0, full: full) } ?? .null
+        }
+        d.register("eth_getBlockTransactionCountByNumber") { p in
+            node.transactionCount(inBlock: try p.required(0, Arg.block)).map { Format.q($0) } ?? .null
+        }
+        d.register("eth_getBlockTransactionCountByHash") { p in
+            node.block(hash: try p.required(0, Arg.hash)).map { Format.q($0.transactions.count) } ?? .null
+        }
+        d.register("eth_getUncleCountByBlockNumber") { p in
+            node.hasBlock(try p.required(0, Arg.block)) ? Format.q(UInt64(0)) : .null
+        }
+        d.register("eth_getUncleCountByBlockHash") { p in
+            node.block(hash: try p.required(0, Arg.hash)) == nil ? .null : Format.q(UInt64(0))
+        }
+        d.register("eth_getBlockReceipts") { p in
+            guard let (receipts, block) = node.receipts(inBlock: try p.required(0, Arg.block)) else { return .null }
+            return .array(receipts.map { Format.receipt($0, block: block) })
+        }
+    }
+
+    static func registerLogs(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register("eth_getLogs") { p in
+            try p.atMost(1)
+            return .array(try node.logs(try p.required(0, Arg.logFilter)).map(Format.log))
+        }
+        d.register("eth_newFilter") { p in
+            try p.atMost(1)
+            return Format.q(try node.newFilter(try p.required(0, Arg.logFilter)))
+        }
+        d.registerParameterless("eth_newBlockFilter") { Format.q(try node.newBlockFilter()) }
+        d.register("eth_newPendingTransactionFilter") { p in
+            try p.atMost(1)
+            return Format.q(try node.newPendingTransactionFilter())
+        }
+        d.register("eth_uninstallFilter") { p in
+            try p.atMost(1)
+            return .bool(node.uninstallFilter(try p.required(0, Arg.quantity)))
+        }
+        d.register("eth_getFilterChanges") { p in
+            try p.atMost(1)
+            switch try node.filterChanges(try p.required(0, Arg.quantity)) {
+            case .hashes(let hashes): return .array(hashes.map { Format.data($0) })
+            case .logs(let logs): return .array(logs.map(Format.log))
+            }
+        }
+        d.register("eth_getFilterLogs") { p in
+            try p.atMost(1)
+            return .array(try node.filterLogs(try p.required(0, Arg.quantity)).map(Format.log))
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import EthereumNode
+import JSONCoding
+import JSONRPC
+import KeccakHashing
+
+/// The `net` and `web3` namespaces.
+enum NetWeb3RPC {
+    static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        let configuration = node.configuration
+        d.registerParameterless("web3_clientVersion") { .string(configuration.clientVersion) }
+        d.register("web3_sha3") { p in
+            try p.atMost(1)
+            return Format.data(Keccak256.hash(try p.required(0, Arg.data)))
+        }
+        d.registerParameterless("net_version") { .string(String(configuration.chain.chainID)) }
+        d.registerParameterless("net_listening") { .bool(true) }
+        d.registerParameterless("net_peerCount") { Format.q(UInt64(0)) }
+    }
+}

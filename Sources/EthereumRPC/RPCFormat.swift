@@ -1,0 +1,184 @@
+import ByteCoding
+import EthereumLedger
+import EthereumNode
+import EthereumTransactions
+import EthereumTypes
+import JSONCoding
+import JSONRPC
+
+// MARK: - Output shapes
+
+enum Format {
+    static func q(_ n: UInt64) -> JSON { .string(Quantity.encode(n)) }
+    static func q(_ n: UInt256) -> JSON { .string(Quantity.encode(n)) }
+    static func q(_ n: Int) -> JSON { .string(Quantity.encode(UInt64(n))) }
+    static func data(_ bytes: [UInt8]) -> JSON { .string(Hex.encodePrefixed(bytes)) }
+    static func address(_ a: Address?) -> JSON { a.map { .string($0.lowercased) } ?? .null }
+
+    /// A transaction as eth_getTransactionByHash returns it (geth's field set, plus `v` beside `yParity`
+    /// and both `input` and `data` for web3swift).
+    static func transaction(_ tx: LedgerTransaction, block: Block?, index: Int?, baseFee: UInt256?) -> JSON {
+        var m: [(String, JSON)] = [
+            ("blockHash", block.map { data($0.hash) } ?? .null),
+            ("blockNumber", block.map { q($0.number) } ?? .null),
+            // execution-apis TransactionInfo (2026) and geth: the including block's timestamp, null while pending.
+            ("blockTimestamp", block.map { q($0.header.timestamp) } ?? .null),
+            ("from", address(tx.sender)),
+            ("gas", q(tx.gasLimit)),
+        ]
+        if tx.type == 2 {
+            let price: UInt256
+            if let baseFee, let tip = tx.effectiveTip(baseFee: baseFee) { price = baseFee + tip } else { price = tx.maxFeePerGas }
+            m.append(("gasPrice", q(price)))
+            m.append(("maxFeePerGas", q(tx.maxFeePerGas)))
+            m.append(("maxPriorityFeePerGas", q(tx.maxPriorityFeePerGas)))
+        } else {
+            m.append(("gasPrice", q(tx.maxFeePerGas)))
+        }
+        m += [
+            ("hash", data(tx.hash)),
+            ("input", data(tx.data)),
+            ("nonce", q(tx.nonce)),
+            ("to", address(tx.to)),
+            ("transactionIndex", index.map { q($0) } ?? .null),
+            ("value", q(tx.value)),
+            ("type", q(UInt64(tx.type))),
+        ]
+        if tx.type != 0 {
+            m.append(("accessList", .array(tx.accessList.map { entry in
+                .object([("address", address(entry.address)), ("storageKeys", .array(entry.storageKeys.map { data($0) }))])
+            })))
+        }
+        if let chainID = tx.chainID { m.append(("chainId", q(chainID))) }
+        m.append(("v", q(tx.v)))
+        if tx.type != 0 { m.append(("yParity", q(tx.v))) }
+        m.append(("r", q(tx.r)))
+        m.append(("s", q(tx.s)))
+        m.append(("data", data(tx.data)))
+        return .object(m)
+    }
+
+    static func receipt(_ r: Receipt, block: Block) -> JSON {
+        .object([
+            ("blockHash", data(block.hash)),
+            ("blockNumber", q(block.number)),
+            ("contractAddress", address(r.contractAddress)),
+            ("cumulativeGasUsed", q(r.cumulativeGasUsed)),
+            ("effectiveGasPrice", q(r.effectiveGasPrice)),
+            ("from", address(r.from)),
+            ("gasUsed", q(r.gasUsed)),
+            ("logs", .array(r.logs.enumerated().map { log($0.element, receipt: r, block: block, index: $0.offset) })),
+            ("logsBloom", data(r.logsBloom)),
+            ("status", q(UInt64(r.status ? 1 : 0))),
+            ("to", address(r.to)),
+            ("transactionHash", data(r.transactionHash)),
+            ("transactionIndex", q(r.transactionIndex)),
+            ("type", q(UInt64(r.type))),
+        ])
+    }
+
+    static func log(_ l: Log, receipt: Receipt, block: Block, index: Int) -> JSON {
+        .object([
+            ("address", address(l.address)), ("topics", .array(l.topics.map { data($0) })), ("data", data(l.data)),
+            ("blockNumber", q(block.number)), ("blockHash", data(block.hash)),
+            ("blockTimestamp", q(block.header.timestamp)), ("transactionHash", data(receipt.transactionHash)),
+            ("transactionIndex", q(receipt.transactionIndex)), ("logIndex", q(index)), ("removed", .bool(false)),
+        ])
+    }
+
+    static func header(_ block: Block) -> [(String, JSON)] {
+        let h = block.header
+        var m: [(String, JSON)] = [
+            ("number", q(h.number)), ("hash", data(block.hash)), ("parentHash", data(h.parentHash)),
+            ("sha3Uncles", data(h.ommersHash)), ("miner", address(h.coinbase)), ("stateRoot", data(h.stateRoot)),
+            ("transactionsRoot", data(h.transactionsRoot)), ("receiptsRoot", data(h.receiptsRoot)),
+            ("logsBloom", data(h.logsBloom)), ("difficulty", q(h.difficulty)), ("totalDifficulty", q(UInt64(0))),
+            ("gasLimit", q(h.gasLimit)), ("gasUsed", q(h.gasUsed)), ("timestamp", q(h.timestamp)),
+            ("extraData", data(h.extraData)), ("mixHash", data(h.mixHash)), ("nonce", data(h.nonce)),
+            ("baseFeePerGas", q(h.baseFeePerGas)),
+        ]
+        if let w = h.withdrawalsRoot { m.append(("withdrawalsRoot", data(w))) }
+        if let b = h.blobGasUsed { m.append(("blobGasUsed", q(b))) }
+        if let e = h.excessBlobGas { m.append(("excessBlobGas", q(e))) }
+        if let p = h.parentBeaconBlockRoot { m.append(("parentBeaconBlockRoot", data(p))) }
+        if let r = h.requestsHash { m.append(("requestsHash", data(r))) }
+        return m
+    }
+
+    static func block(_ block: Block, full: Bool) -> JSON {
+        var m = header(block)
+        m.append(("size", q(block.size)))
+        let txs: [JSON] = block.transactions.enumerated().map { i, tx in
+            full ? transaction(tx, block: block, index: i, baseFee: block.header.baseFeePerGas) : data(tx.hash)
+        }
+        m.append(("transactions", .array(txs)))
+        m.append(("uncles", .array([])))
+        m.append(("withdrawals", .array([])))
+        return .object(m)
+    }
+}
+
+/// Public JSON shapes for transports (WebSocket notifications).
+public enum NodeFormat {
+    /// A block header as `newHeads` subscribers receive it.
+    public static func header(_ block: Block) -> JSON { .object(Format.header(block)) }
+}
+
+// MARK: - Shapes of the node's typed results
+
+extension Format {
+    static func transaction(_ lookup: TransactionLookup) -> JSON {
+        transaction(
+            lookup.transaction, block: lookup.block, index: lookup.index, baseFee: lookup.block?.header.baseFeePerGas)
+    }
+
+    static func log(_ entry: LogEntry) -> JSON {
+        log(entry.log, receipt: entry.receipt, block: entry.block, index: entry.index)
+    }
+
+    /// eth_feeHistory's object; a history of no blocks has only its first three members, as geth answers.
+    static func feeHistory(_ history: FeeHistory) -> JSON {
+        guard !history.gasUsedRatio.isEmpty else {
+            return .object([
+                ("oldestBlock", q(history.oldestBlock)), ("baseFeePerGas", .array([])), ("gasUsedRatio", .array([])),
+            ])
+        }
+        var members: [(String, JSON)] = [
+            ("oldestBlock", q(history.oldestBlock)),
+            ("baseFeePerGas", .array(history.baseFeePerGas.map { q($0) })),
+            ("gasUsedRatio", .array(history.gasUsedRatio.map { .number(String($0)) })),
+            ("baseFeePerBlobGas", .array(history.baseFeePerGas.map { _ in q(UInt64(1)) })),
+            ("blobGasUsedRatio", .array(history.gasUsedRatio.map { _ in .number("0") })),
+        ]
+        if let reward = history.reward { members.append(("reward", .array(reward.map { .array($0.map { q($0) }) }))) }
+        return .object(members)
+    }
+
+    /// The `pending` block: the head's header fields where it has none of its own, no hash, nonce or miner.
+    static func pendingBlock(_ pending: PendingBlock, full: Bool) -> JSON {
+        var members = header(pending.head).filter { !["hash", "nonce", "miner"].contains($0.0) }
+        members = members.map { key, value in
+            switch key {
+            case "number": return (key, q(pending.number))
+            case "parentHash": return (key, data(pending.head.hash))
+            case "baseFeePerGas": return (key, q(pending.baseFeePerGas))
+            case "timestamp": return (key, q(pending.timestamp))
+            case "gasUsed": return (key, q(pending.gasUsed))
+            default: return (key, value)
+            }
+        }
+        members += [("hash", .null), ("nonce", .null), ("miner", .null), ("size", q(UInt64(0)))]
+        members.append(("transactions", .array(pending.transactions.map {
+            full ? transaction($0, block: nil, index: nil, baseFee: pending.baseFeePerGas) : data($0.hash)
+        })))
+        members += [("uncles", .array([])), ("withdrawals", .array([]))]
+        return .object(members)
+    }
+
+    static func block(_ view: BlockView, full: Bool) -> JSON {
+        switch view {
+        case .sealed(let b): return block(b, full: full)
+        case .pending(let p): return pendingBlock(p, full: full)
+        }
+    }
+}
