@@ -29,18 +29,16 @@ public struct PatriciaTrie: Sendable {
     /// paths copied on the way (what reopening a large state needs). A key given twice keeps its last value;
     /// empty values are left out, as ``set(_:_:)`` deletes them.
     public init(entries: [(key: [UInt8], value: [UInt8])]) {
-        var paths: [(path: [UInt8], value: [UInt8])] = []
-        paths.reserveCapacity(entries.count)
-        for (key, value) in entries { paths.append((Nibbles(key).all, value)) }
-        // A stable sort keeps equal keys in the order given, so the last of them is the one kept.
-        paths.sort { $0.path.lexicographicallyPrecedes($1.path) }
-        var unique: [(path: [UInt8], value: [UInt8])] = []
-        unique.reserveCapacity(paths.count)
-        for entry in paths {
-            if let last = unique.last, last.path == entry.path { unique.removeLast() }
-            unique.append(entry)
+        var sorted = entries
+        // Byte order is nibble order. A stable sort keeps equal keys in the order given: the last one is kept.
+        sorted.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        var unique: [(key: [UInt8], value: [UInt8])] = []
+        unique.reserveCapacity(sorted.count)
+        for entry in sorted {
+            if let last = unique.last, last.key == entry.key { unique.removeLast() }
+            if !entry.value.isEmpty { unique.append(entry) }
         }
-        unique.removeAll { $0.value.isEmpty }
+        sorted = []
         root = unique.isEmpty ? nil : TrieNode.build(unique[...], depth: 0)
     }
 
@@ -170,34 +168,50 @@ final class TrieNode: @unchecked Sendable {
     /// A child is embedded when its encoding is shorter than 32 bytes, else referenced by hash.
     func appendReference(to encoder: inout RLPEncoder) { reference.append(to: &encoder) }
 
-    /// The node holding the sorted, distinct, non-empty `entries`, which share their first `depth` nibbles.
-    static func build(_ entries: ArraySlice<(path: [UInt8], value: [UInt8])>, depth: Int) -> TrieNode {
+    /// Nibble `index` of `key` (high nibble first).
+    @inline(__always)
+    static func nibble(_ key: [UInt8], _ index: Int) -> UInt8 {
+        index & 1 == 0 ? key[index >> 1] >> 4 : key[index >> 1] & 0x0f
+    }
+
+    /// Nibbles `range` of `key`.
+    static func nibbles(_ key: [UInt8], _ range: Range<Int>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: range.count) { out, count in
+            for (i, index) in range.enumerated() { out[i] = nibble(key, index) }
+            count = range.count
+        }
+    }
+
+    /// The node holding the sorted, distinct, non-empty `entries`, whose keys share their first `depth` nibbles.
+    static func build(_ entries: ArraySlice<(key: [UInt8], value: [UInt8])>, depth: Int) -> TrieNode {
         let first = entries[entries.startIndex]
-        if entries.count == 1 { return TrieNode(.leaf(path: Array(first.path[depth...]), value: first.value)) }
+        let firstLength = first.key.count * 2
+        if entries.count == 1 { return TrieNode(.leaf(path: nibbles(first.key, depth..<firstLength), value: first.value)) }
         // For sorted keys the first and the last bound the common prefix.
         let last = entries[entries.endIndex - 1]
+        let lastLength = last.key.count * 2
         var common = 0
-        while depth + common < first.path.count, depth + common < last.path.count,
-            first.path[depth + common] == last.path[depth + common]
+        while depth + common < firstLength, depth + common < lastLength,
+            nibble(first.key, depth + common) == nibble(last.key, depth + common)
         {
             common += 1
         }
         if common > 0 {
             let child = build(entries, depth: depth + common)
-            return TrieNode(.extension(path: Array(first.path[depth..<(depth + common)]), child: child))
+            return TrieNode(.extension(path: nibbles(first.key, depth..<(depth + common)), child: child))
         }
         var children = emptyChildren()
         var value: [UInt8]?
         var index = entries.startIndex
-        if first.path.count == depth {
+        if firstLength == depth {
             value = first.value
             index += 1
         }
         while index < entries.endIndex {
-            let nibble = entries[index].path[depth]
+            let branch = nibble(entries[index].key, depth)
             let start = index
-            while index < entries.endIndex, entries[index].path[depth] == nibble { index += 1 }
-            children[Int(nibble)] = build(entries[start..<index], depth: depth + 1)
+            while index < entries.endIndex, nibble(entries[index].key, depth) == branch { index += 1 }
+            children[Int(branch)] = build(entries[start..<index], depth: depth + 1)
         }
         return TrieNode(.branch(children: children, value: value))
     }
