@@ -13,6 +13,9 @@
 //                       transactions, EIP-191/712, ERC-20 ABI)
 //     ICP               ICPIdentity (principals, accounts, request ids), ICPAgent (IC HTTP client, Candid text)
 //                       (the Ethereum and ICP wallet targets never depend on each other)
+//   native contracts    NativeContracts                  (ERC-20 profiles, WETH9, Multicall3 without an EVM: pure
+//                       functions over a storage view; below the ledger, above the wallet, whose EIP-712 hashing
+//                       and signature recovery check permits: wallet <- NativeContracts <- EthereumLedger)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
@@ -98,10 +101,13 @@ let package = Package(
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
             ]),
 
+        // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
+        .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie"]),
+            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
             name: "EthereumLedgerStorage",
@@ -117,7 +123,7 @@ let package = Package(
             name: "EthereumNode",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "EthereumTransactions",
-                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding",
+                "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage", "JSONCoding", "NativeContracts",
             ]),
         .target(
             name: "EthereumRPC",
@@ -176,7 +182,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
-                "ICPIdentity", "ICPAgent", "ICPLedgerService",
+                "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -193,7 +199,7 @@ let package = Package(
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
-                "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner",
+                "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -214,13 +220,19 @@ let package = Package(
             name: "EthereumNodeTests",
             dependencies: [
                 "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes", "ByteCoding",
-                "KeyValueStorage", "EthereumLedger",
+                "KeyValueStorage", "EthereumLedger", "KeccakHashing", "NativeContracts",
             ]),
         .testTarget(
             name: "EthereumLedgerTests",
             dependencies: [
                 "EthereumLedger", "EthereumLedgerStorage", "EthereumTypes", "EthereumTransactions", "KeyValueStorage",
-                "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport",
+                "LevelDBStorage", "MerkleTrie", "ByteCoding", "TestSupport", "NativeContracts", "KeccakHashing",
+                "RLPCoding",
+            ]),
+        .testTarget(
+            name: "NativeContractsTests",
+            dependencies: [
+                "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
@@ -267,7 +279,7 @@ package.targets.append(contentsOf: [
         dependencies: [
             "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
-            "ICPReplica", "ICPLedger", "DevNetwork",
+            "ICPReplica", "ICPLedger", "DevNetwork", "NativeContracts",
         ]),
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])

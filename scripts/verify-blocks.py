@@ -14,6 +14,12 @@ below. Only a keccak-256 implementation is needed: pycryptodome
 
 Usage: python3 scripts/verify-blocks.py [path/to/blocks.json]
 Exit status 0 if everything verifies, 1 otherwise.
+
+With --rpc URL [FIRST [LAST]] it instead reads blocks FIRST..LAST (default: all) from a running node (Sandnet)
+over JSON-RPC and recomputes them with third-party libraries only, none of the code above: py-trie's
+HexaryTrie for the receipts and transactions roots, eth-utils' keccak for block hashes and the logs blooms of
+every receipt and header (Yellow Paper 4.3.1), pyrlp for the encodings, and eth-abi to decode every ERC-20
+Transfer/Approval log (topics and data). Needs the packages of scripts/requirements.txt (scripts/bootstrap).
 """
 import hashlib
 import json
@@ -216,7 +222,115 @@ def _selftest():
     assert hx(root) == "0x8aad789dff2f538bca5d8ea56e8abe10f4c7ba3a5dea95fea4cd6e7c3a1168d3", hx(root)
 
 
+# ---------------------------------------------------------------- --rpc: third-party recomputation
+
+def _rpc(url, method, *params):
+    import urllib.request
+
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": list(params)}).encode()
+    req = urllib.request.Request(url, body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        reply = json.load(resp)
+    if "error" in reply:
+        raise RuntimeError("%s: %s" % (method, reply["error"]))
+    return reply["result"]
+
+
+def third_party_bloom(logs):
+    """The 2048-bit bloom of `logs` (address and topics), computed with eth-utils' keccak."""
+    from eth_utils import keccak as k
+
+    bloom = 0
+    for log in logs:
+        for item in [unhex(log["address"])] + [unhex(t) for t in log["topics"]]:
+            h = k(item)
+            for i in (0, 2, 4):
+                bloom |= 1 << (((h[i] << 8) | h[i + 1]) & 2047)
+    return bloom.to_bytes(256, "big")
+
+
+def third_party_receipt(r):
+    """The receipts-trie value of a JSON receipt (EIP-2718: type byte, then the RLP list), with pyrlp."""
+    import rlp as pyrlp
+
+    logs = [[unhex(l["address"]), [unhex(t) for t in l["topics"]], unhex(l["data"])] for l in r["logs"]]
+    body = pyrlp.encode([int(r["status"], 16), int(r["cumulativeGasUsed"], 16), unhex(r["logsBloom"]), logs])
+    kind = int(r.get("type", "0x0"), 16)
+    return body if kind == 0 else bytes([kind]) + body
+
+
+def third_party_root(values):
+    """The ordered trie root of `values` with py-trie's HexaryTrie (keys rlp(index))."""
+    import rlp as pyrlp
+    from trie import HexaryTrie
+
+    t = HexaryTrie(db={})
+    for i, v in enumerate(values):
+        t[pyrlp.encode(i)] = v
+    return t.root_hash
+
+
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+APPROVAL = "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925"
+
+
+def verify_rpc_block(url, number):
+    """Checks one block of a running node; returns [(what, ok, got, want)]."""
+    import rlp as pyrlp
+    from eth_abi import decode as abi_decode
+    from eth_utils import keccak as k
+
+    results = []
+
+    def check(what, got, want):
+        results.append((what, got == want, got, want))
+
+    blk = _rpc(url, "eth_getBlockByNumber", hex(number), False)
+    header = {key: blk[key] for key in ORDER if key in blk}
+    check("hash (eth-utils keccak of pyrlp header)", hx(k(pyrlp.encode(header_items(header)))), blk["hash"])
+    raws = [unhex(_rpc(url, "eth_getRawTransactionByHash", t)) for t in blk["transactions"]]
+    check("transactionsRoot (py-trie, %d txs)" % len(raws), hx(third_party_root(raws)), blk["transactionsRoot"])
+    receipts = [_rpc(url, "eth_getTransactionReceipt", t) for t in blk["transactions"]]
+    check("receiptsRoot (py-trie, %d receipts)" % len(receipts),
+          hx(third_party_root([third_party_receipt(r) for r in receipts])), blk["receiptsRoot"])
+    block_bloom = 0
+    log_index = 0
+    for i, r in enumerate(receipts):
+        bloom = third_party_bloom(r["logs"])
+        check("receipt %d logsBloom (eth-utils)" % i, hx(bloom), r["logsBloom"])
+        block_bloom |= int.from_bytes(bloom, "big")
+        for log in r["logs"]:
+            check("receipt %d log %d fields" % (i, log_index),
+                  (log["blockHash"], log["blockNumber"], log["transactionHash"], log["transactionIndex"], log["logIndex"]),
+                  (blk["hash"], blk["number"], r["transactionHash"], r["transactionIndex"], hex(log_index)))
+            log_index += 1
+            if log["topics"] and log["topics"][0] in (TRANSFER, APPROVAL):
+                # eth-abi: two indexed addresses and a uint256 of data, exactly.
+                a, = abi_decode(["address"], unhex(log["topics"][1]))
+                b, = abi_decode(["address"], unhex(log["topics"][2]))
+                value, = abi_decode(["uint256"], unhex(log["data"]), strict=True)
+                check("receipt %d ERC-20 log decodes (eth-abi)" % i, (len(log["topics"]), len(unhex(log["data"]))), (3, 32))
+    check("header logsBloom = OR of receipts", hx(block_bloom.to_bytes(256, "big")), blk["logsBloom"])
+    return results
+
+
+def main_rpc(argv):
+    url = argv[0]
+    last = int(argv[2]) if len(argv) > 2 else int(_rpc(url, "eth_blockNumber"), 16)
+    first = int(argv[1]) if len(argv) > 1 else 0
+    all_ok = True
+    for number in range(first, last + 1):
+        print("== block %d" % number)
+        for what, ok, got, want in verify_rpc_block(url, number):
+            print("   %-4s %s" % ("ok" if ok else "FAIL", what) + ("" if ok else "  got %s want %s" % (got, want)))
+            all_ok &= ok
+    print("ALL OK" if all_ok else "SOME CHECKS FAILED")
+    return 0 if all_ok else 1
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--rpc":
+        return main_rpc(sys.argv[2:])
     here = os.path.dirname(os.path.abspath(__file__))
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "Vectors", "generated", "blocks.json")
     _selftest()

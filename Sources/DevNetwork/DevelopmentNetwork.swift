@@ -62,6 +62,10 @@ public final class DevelopmentNetwork: Sendable {
     /// their `anvil_` names) cover both chains (``snapshotMethods(wrapping:replica:)``).
     public let dispatcher: RPCDispatcher
 
+    /// Methods of ``dispatcher`` a transport may run on the calling thread (``EthereumMethods/quickReads``): they
+    /// answer from memory and never seal, write or scan.
+    public var quickMethods: Set<String> { EthereumMethods.quickReads }
+
     /// Builds both chains: in `store` when given (opened or created, so a data directory survives restarts), else in
     /// memory.
     ///

@@ -1,4 +1,5 @@
 import EthereumTypes
+import NativeContracts
 
 /// The parameters of a simulated chain. Defaults follow Sepolia today (go-ethereum `params/config.go`
 /// SepoliaChainConfig; 60M gas limit since 2025) with Prague/Osaka rules for value transfers.
@@ -34,6 +35,9 @@ public struct ChainConfig: Sendable, Equatable {
     public var minimumTip: UInt256 = UInt256(1)
     /// When true the base fee never changes (Anvil's `--base-fee 0` behaviour generalised).
     public var fixedBaseFee = false
+    /// Native contracts (ERC-20 tokens, Multicall3) placed at genesis and executed without an EVM. None by
+    /// default; the node's configuration adds ``NativeContractRegistry/sepoliaDefaults``.
+    public var nativeContracts = NativeContractRegistry()
 
     public init() {}
 }

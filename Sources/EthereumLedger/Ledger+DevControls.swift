@@ -82,6 +82,12 @@ extension Ledger {
         miningMode = seconds == 0 ? .manual : .interval(seconds: seconds)
     }
 
+    /// The head's number when snapshot `id` was taken, or nil for an unknown id: the blocks after it leave the
+    /// chain when it is reverted to.
+    public func headHeight(atSnapshot id: UInt64) -> UInt64? {
+        snapshots.first { $0.id == id }?.checkpoint.height
+    }
+
     /// Outstanding snapshots (``snapshot()``); each keeps the state it was taken at alive.
     public var snapshotCount: Int { snapshots.count }
 
@@ -121,6 +127,14 @@ extension Ledger {
     /// mines `depth` replacement blocks so the height is unchanged (as `anvil_reorg` does). Replacement
     /// blocks have new hashes; requeued transactions are included again as the mining rules allow.
     public mutating func reorg(depth: Int, requeueTransactions: Bool, now: UInt64) throws(LedgerError) -> [Block] {
+        try reorgReplacing(depth: depth, requeueTransactions: requeueTransactions, now: now).mined
+    }
+
+    /// As ``reorg(depth:requeueTransactions:now:)``, also returning the blocks it removed (whose logs subscribers
+    /// and filters get again with `removed: true`).
+    public mutating func reorgReplacing(
+        depth: Int, requeueTransactions: Bool, now: UInt64
+    ) throws(LedgerError) -> (removed: [Block], mined: [Block]) {
         guard depth > 0, UInt64(depth) <= blockNumber else {
             throw .invalidReorgDepth(height: blockNumber)
         }
@@ -143,7 +157,7 @@ extension Ledger {
             guard let victim = state.pool.cheapest(baseFee: nextBaseFee, accountNonce: { account($0).nonce }) else { break }
             state.pool.remove(victim.hash)
         }
-        return mined
+        return (removed, mined)
     }
 
     /// Rolls accounts, blocks and indexes back to the end of block `target`.
@@ -159,7 +173,7 @@ extension Ledger {
             let restored = state.history[address]?.last?.account ?? nil
             writeAccount(address, restored)
             let key = Keccak256.hash(address.bytes)
-            if let restored, !restored.isEmpty || !restored.code.isEmpty {
+            if let restored, restored.isInStateTrie {
                 state.stateTrie.set(key, restored.stateEncoding)
             } else {
                 state.stateTrie.remove(key)

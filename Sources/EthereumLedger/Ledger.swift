@@ -1,6 +1,7 @@
 import EthereumTypes
 import KeccakHashing
 import MerkleTrie
+import NativeContracts
 import RLPCoding
 
 /// How blocks are produced.
@@ -96,6 +97,7 @@ public struct Ledger: Sendable {
             state.accounts[g.address] = account
             supply = supply + g.balance
         }
+        supply = supply + Self.nativeGenesis(config.nativeContracts, into: &state.accounts)
         var leaves: [(key: [UInt8], value: [UInt8])] = []
         leaves.reserveCapacity(state.accounts.count)
         for (address, account) in state.accounts {
@@ -374,7 +376,15 @@ public struct Ledger: Sendable {
                 skippedSenders.insert(tx.sender)
                 continue
             }
-            let receipt = apply(tx, baseFee: baseFee, index: included.count, cumulative: gasUsed, blockNumber: number)
+            let receipt: Receipt
+            if let to = tx.to, config.nativeContracts.contract(at: to) != nil {
+                let environment = BlockEnvironment(
+                    number: number, timestamp: timestamp, baseFee: baseFee, chainID: config.chainID,
+                    coinbase: config.coinbase, gasLimit: config.gasLimit)
+                receipt = applyNative(tx, to: to, environment: environment, index: included.count, cumulative: gasUsed)
+            } else {
+                receipt = apply(tx, baseFee: baseFee, index: included.count, cumulative: gasUsed, blockNumber: number)
+            }
             gasUsed += receipt.gasUsed
             included.append(tx)
             receipts.append(receipt)
@@ -474,7 +484,7 @@ public struct Ledger: Sendable {
         for address in state.dirty.sorted() {
             let key = Keccak256.hash(address.bytes)
             let account = state.accounts[address]
-            if let account, !account.isEmpty || !account.code.isEmpty {
+            if let account, account.isInStateTrie {
                 state.stateTrie.set(key, account.stateEncoding)
             } else {
                 state.stateTrie.remove(key)

@@ -158,7 +158,7 @@ extension Ledger {
         var leaves: [(key: [UInt8], value: [UInt8])] = []
         leaves.reserveCapacity(state.history.count)
         for (address, entries) in state.history {
-            if let account = entries.last?.account, !account.isEmpty || !account.code.isEmpty {
+            if let account = entries.last?.account, account.isInStateTrie {
                 leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
             }
         }

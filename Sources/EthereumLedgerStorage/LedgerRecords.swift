@@ -7,7 +7,8 @@ import RLPCoding
 /// The records of an Ethereum chain in a ``KeyValueStore``. Layout (all keys start with one tag byte):
 /// - `M` → head record rlp[version, head number, burned, supply, chain id, genesis hash]
 /// - `B` ‖ be64(number) → block rlp[header, [rlp[sender, EIP-2718 transaction]…], [consensus receipt…]]
-/// - `A` ‖ address → account rlp[nonce, balance, code] (the state now, including unsealed dev changes)
+/// - `A` ‖ address → account rlp[nonce, balance, code(, [[slot, word], …])] (the state now, including unsealed dev
+///   changes; the storage item only when the account has storage)
 /// - `H` ‖ address ‖ be64(block) → account after that block (empty value: account removed)
 /// - `P` ‖ hash → a pool transaction rlp[sender, EIP-2718 transaction]
 ///
@@ -87,6 +88,18 @@ enum LedgerRecords {
             l.appendUInt64(account.nonce)
             l.appendBytes(account.balance.minimalBigEndianBytes)
             l.appendBytes(account.code)
+            // Storage (native tokens, anvil_setStorageAt) as a fourth item, [[slot, word], …] in slot order; an
+            // account without storage keeps the three-item record of earlier versions.
+            if !account.storage.isEmpty {
+                l.appendList { words in
+                    for (slot, word) in account.storage.words.sorted(by: { $0.key < $1.key }) {
+                        words.appendList { pair in
+                            pair.appendBytes(slot.minimalBigEndianBytes)
+                            pair.appendBytes(word.minimalBigEndianBytes)
+                        }
+                    }
+                }
+            }
         }
         return e.bytes
     }
@@ -97,7 +110,18 @@ enum LedgerRecords {
         let nonce = try l.readUInt64()
         let balance = try uint256(&l)
         let code = Array(try l.readBytes())
-        return Account(nonce: nonce, balance: balance, code: code)
+        var storage = AccountStorage()
+        if !l.isAtEnd {
+            var words = try l.readList()
+            while !words.isAtEnd {
+                var pair = try words.readList()
+                let slot = try uint256(&pair)
+                let word = try uint256(&pair)
+                guard !word.isZero else { throw RLPDecodingError(.integerOverflow, at: pair.position) }
+                storage[slot] = word
+            }
+        }
+        return Account(nonce: nonce, balance: balance, code: code, storage: storage)
     }
 
     static func uint256(_ r: inout RLPReader) throws(RLPDecodingError) -> UInt256 {

@@ -1,7 +1,9 @@
 import ByteCoding
 import EthereumLedger
+import EthereumTransactions
 import EthereumTypes
 import JSONCoding
+import NativeContracts
 
 /// Why a faucet claim failed; `httpStatus` follows chainflag/eth-faucet.
 public struct FaucetError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -38,9 +40,13 @@ public struct EthereumFaucet: Sendable {
     ///
     /// - Returns: the transaction hash.
     /// - Throws: ``FaucetError``: 429 while a cooldown runs, 500 when the faucet has run dry or the transfer fails.
-    public func claim(address: Address, amount: UInt256? = nil, clientIP: String? = nil) throws(FaucetError) -> [UInt8] {
+    public func claim(
+        address: Address, amount: UInt256? = nil, token: TokenDefinition? = nil, clientIP: String? = nil
+    ) throws(FaucetError) -> [UInt8] {
         let now = node.clock()
-        let keys = ["addr:" + address.lowercased] + (clientIP.map { ["ip:" + $0] } ?? [])
+        // One cooldown per asset: ETH and each token are claimed independently, under the same rules.
+        let asset = token.map { $0.address.lowercased + ":" } ?? ""
+        let keys = ["addr:" + asset + address.lowercased] + (clientIP.map { ["ip:" + asset + $0] } ?? [])
         let cooldown = node.configuration.faucetCooldown
         let wait = node.faucetLimiter.withLock { $0.remaining(keys, now: now, cooldown: cooldown) }
         if wait > 0 {
@@ -48,6 +54,9 @@ public struct EthereumFaucet: Sendable {
                 httpStatus: 429,
                 message: "You have exceeded the rate limit. Please wait \(Self.goDuration(wait)) before you try again",
                 retryAfter: wait)
+        }
+        if let token {
+            return try claimToken(token, address: address, amount: amount, keys: keys, now: now, cooldown: cooldown)
         }
         let value = amount ?? node.configuration.faucetAmount
         let balance = node.withLedger { $0.account(node.faucetAddress).balance }
@@ -76,19 +85,58 @@ public struct EthereumFaucet: Sendable {
         }
     }
 
-    /// `POST /api/claim` with `{"address": "0x…"}` from `clientIP`: 200 `{"msg": "Txhash: 0x…"}`, 400 for a bad body
+    /// The payout of one token claim: ``NodeConfiguration/faucetTokenAmount`` whole tokens.
+    public func tokenPayout(_ token: TokenDefinition) -> UInt256 {
+        var unit = UInt256(1)
+        for _ in 0..<token.decimals { unit = unit * 10 }
+        return UInt256(node.configuration.faucetTokenAmount) * unit
+    }
+
+    /// A token claim: a real `transfer` from the faucet's reserve (its genesis holding) in a real receipt.
+    func claimToken(
+        _ token: TokenDefinition, address: Address, amount: UInt256?, keys: [String], now: UInt64, cooldown: UInt64
+    ) throws(FaucetError) -> [UInt8] {
+        let value = amount ?? tokenPayout(token)
+        let reserve = node.withLedger { $0.tokenBalance(token: token.address, holder: node.faucetAddress) }
+        guard reserve >= value else {
+            throw FaucetError(
+                httpStatus: 500,
+                message:
+                    "Transaction failed: the faucet has run dry (\(token.symbol) balance \(reserve), claim needs \(value))",
+                retryAfter: nil)
+        }
+        do {
+            let data = ERC20Call.transfer(to: address, amount: value).encoded()
+            let request = TransactionRequest(from: node.faucetAddress, to: token.address, data: data)
+            let hash = try node.sendFromKey(node.faucetKey, from: node.faucetAddress, request: request)
+            node.faucetLimiter.withLock { $0.record(keys, now: now, cooldown: cooldown) }
+            return hash
+        } catch {
+            throw FaucetError(httpStatus: 500, message: "Transaction failed: \(error)", retryAfter: nil)
+        }
+    }
+
+    /// `POST /api/claim` with `{"address": "0x…"}` (and optionally `"token": "USDC"`, a symbol or address) from `clientIP`: 200 `{"msg": "Txhash: 0x…"}`, 400 for a bad body
     /// or address, 429 with the wait, 500 when the transfer failed.
     public func claim(httpBody: [UInt8], clientIP: String?) -> HTTPReply {
         guard let json = try? JSON.parse(httpBody), case .object(let members) = json,
-            members.allSatisfy({ $0.0 == "address" }), let text = json["address"]?.stringValue
+            members.allSatisfy({ $0.0 == "address" || $0.0 == "token" }), let text = json["address"]?.stringValue
         else {
             return .message("invalid request body: expected {\"address\": \"0x…\"}", status: 400)
         }
         guard let address = try? Address(parsing: text) else {
             return .message("invalid address", status: 400)
         }
+        var token: TokenDefinition?
+        if let member = json["token"] {
+            guard let name = member.stringValue, let found = node.nativeContracts.token(named: name) else {
+                let known = node.nativeContracts.tokens.map(\.symbol).joined(separator: ", ")
+                return .message("unknown token: this chain has \(known)", status: 400)
+            }
+            token = found
+        }
         do {
-            let hash = try claim(address: address, clientIP: clientIP)
+            let hash = try claim(address: address, token: token, clientIP: clientIP)
             return .message("Txhash: \(Hex.encodePrefixed(hash))", status: 200)
         } catch {
             return .message(error.message, status: error.httpStatus, retryAfter: error.retryAfter)
@@ -113,6 +161,16 @@ public struct EthereumFaucet: Sendable {
             ("network", .string(configuration.chain.chainID == 11_155_111 ? "sepolia" : "chain \(configuration.chain.chainID)")),
             ("payout", .string(Units.format(configuration.faucetAmount, decimals: 18))),
             ("symbol", .string("ETH")),
+            (
+                "tokens",
+                .array(
+                    node.nativeContracts.tokens.map { token in
+                        .object([
+                            ("symbol", .string(token.symbol)), ("address", .string(token.address.checksummed)),
+                            ("payout", .string(Units.format(tokenPayout(token), decimals: Int(token.decimals)))),
+                        ])
+                    })
+            ),
         ])
     }
 }

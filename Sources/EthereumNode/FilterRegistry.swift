@@ -21,6 +21,9 @@ struct FilterRegistry: Sendable {
         /// number already scanned.
         var cursor: UInt64
         var lastPoll: UInt64
+        /// Log filters: blocks a reorg removed after their logs were delivered; the next poll hands their
+        /// matching logs back with `removed: true`.
+        var removed: [Block] = []
     }
 
     /// What a poll hands back: the filter as it was, and for block and pending filters the hashes since then.
@@ -28,6 +31,7 @@ struct FilterRegistry: Sendable {
         var kind: Kind
         var cursor: UInt64
         var hashes: [[UInt8]]
+        var removed: [Block] = []
     }
 
     private(set) var filters: [UInt64: Entry] = [:]
@@ -112,8 +116,9 @@ struct FilterRegistry: Sendable {
             out = Changes(kind: entry.kind, cursor: entry.cursor, hashes: pending.since(entry.cursor))
             entry.cursor = pending.next
         case .logs:
-            out = Changes(kind: entry.kind, cursor: entry.cursor, hashes: [])
+            out = Changes(kind: entry.kind, cursor: entry.cursor, hashes: [], removed: entry.removed)
             entry.cursor = head
+            entry.removed = []
         }
         entry.lastPoll = now
         filters[id] = entry
@@ -131,6 +136,19 @@ struct FilterRegistry: Sendable {
     mutating func record(block: Block) { blocks.append(block.hash) }
 
     mutating func record(pending hash: [UInt8]) { pending.append(hash) }
+
+    /// Blocks a reorg removed: every log filter that had scanned them gets their logs back as removed, and scans
+    /// their replacements again.
+    mutating func record(removed: [Block]) {
+        guard let first = removed.first?.number else { return }
+        let withLogs = removed.filter { $0.receipts.contains { !$0.logs.isEmpty } }
+        for (id, entry) in filters {
+            guard case .logs = entry.kind, entry.cursor >= first else { continue }
+            filters[id]?.removed += withLogs.filter { $0.number <= entry.cursor }
+            filters[id]?.cursor = first - 1
+        }
+    }
+
 }
 
 /// The last ``capacity`` hashes of one event stream, numbered from 0 in arrival order. A filter that falls more

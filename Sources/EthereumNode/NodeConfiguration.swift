@@ -1,5 +1,6 @@
 import EthereumLedger
 import EthereumTypes
+import NativeContracts
 
 /// Everything `sandnet node` can be told (flag names follow Anvil's where they exist).
 public struct NodeConfiguration: Sendable {
@@ -33,6 +34,15 @@ public struct NodeConfiguration: Sendable {
     public var filterCriteriaLimit = 1_000_000
     /// Most `evm_snapshot`s kept at once (each pins the chain state it was taken at).
     public var snapshotLimit = 1_000
+    /// Whole tokens (10^decimals units) each dev account holds of every native token at genesis.
+    public var devTokenBalance: UInt64 = 1_000_000
+    /// Whole tokens the faucet holds of every native token at genesis (its reserve for token claims).
+    public var faucetTokenReserve: UInt64 = 1_000_000_000
+    /// Whole tokens one faucet claim of a token pays.
+    public var faucetTokenAmount: UInt64 = 1_000
 
-    public init() {}
+    /// The default chain has the native tokens (USDC, WETH, LINK, USDT) and Multicall3 at their Sepolia addresses.
+    public init() {
+        chain.nativeContracts = .sepoliaDefaults
+    }
 }

@@ -44,6 +44,13 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidTypedData(String)
     /// A state dump (`anvil_loadState`, `--load-state`) that cannot be read.
     case invalidStateDump(String)
+    /// eth_call/eth_estimateGas of a call that reverts: geth answers code 3 with its text ("execution reverted",
+    /// plus ": reason" for `Error(string)` and `Panic(uint256)`) and the revert data.
+    case executionReverted(message: String, data: [UInt8])
+    /// A call that fails in the VM another way (`invalid opcode: INVALID`, `out of gas`): -32000 with that text.
+    case executionFailed(String)
+    /// A token (symbol or address) the chain does not have.
+    case unknownToken(String)
 
     public var description: String {
         switch self {
@@ -70,6 +77,9 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .reorgTooDeep(let limit): "cannot reorg more than \(limit) blocks at once"
         case .invalidTypedData(let text): text
         case .invalidStateDump(let text): text
+        case .executionReverted(let message, _): message
+        case .executionFailed(let text): text
+        case .unknownToken(let text): "unknown token \(text): not a native token of this chain"
         }
     }
 }

@@ -37,7 +37,7 @@ public struct LogFilter: Sendable, Equatable {
     var criteriaCount: Int { addresses.count + topics.reduce(0) { $0 + ($1?.count ?? 0) } }
 
     /// Whether more addresses, or more topics in one position, than ``queryLimit`` are asked for.
-    var exceedsQueryLimit: Bool {
+    public var exceedsQueryLimit: Bool {
         addresses.count > Self.queryLimit || topics.contains { ($0?.count ?? 0) > Self.queryLimit }
     }
 
@@ -58,6 +58,30 @@ public struct LogEntry: Sendable, Equatable {
     public var block: Block
     /// The log's position in its transaction's receipt.
     public var index: Int
+    /// True when the log's block left the chain (a reorg): subscribers and filters get it again with this set.
+    public var removed = false
+
+    public init(log: Log, receipt: Receipt, block: Block, index: Int, removed: Bool = false) {
+        self.log = log
+        self.receipt = receipt
+        self.block = block
+        self.index = index
+        self.removed = removed
+    }
+
+    /// The log's position in its block (`logIndex`): logs of the receipts before its own, then its index.
+    public var logIndex: Int {
+        block.receipts.prefix(receipt.transactionIndex).reduce(0) { $0 + $1.logs.count } + index
+    }
+
+    /// Every log of `block`, marked removed.
+    public static func removed(from block: Block) -> [LogEntry] {
+        block.receipts.flatMap { receipt in
+            receipt.logs.enumerated().map {
+                LogEntry(log: $0.element, receipt: receipt, block: block, index: $0.offset, removed: true)
+            }
+        }
+    }
 }
 
 /// A transaction object as eth_call, eth_estimateGas and eth_sendTransaction receive it (execution-apis

@@ -123,25 +123,54 @@ extension SandnetNode {
         try withLedger { (chain) throws(NodeError) in chain.account(address, atBlock: try Self.stateBlock(block, chain)).code }
     }
 
-    /// The 32-byte value of storage slot `key` of `address`. EVM-less: storage is always empty.
+    /// The 32-byte value of storage slot `key` of `address` (native tokens keep their state there; anything else
+    /// only what `anvil_setStorageAt` wrote).
     public func storage(at address: Address, key: [UInt8], block: BlockSelector? = nil) throws(NodeError) -> [UInt8] {
-        _ = try withLedger { (chain) throws(NodeError) in try Self.stateBlock(block, chain) }
-        return [UInt8](repeating: 0, count: 32)
+        try withLedger { (chain) throws(NodeError) in
+            let number = try Self.stateBlock(block, chain)
+            return chain.storage(address, slot: UInt256(bigEndian: key) ?? .zero, atBlock: number).bigEndianBytes
+        }
     }
 
-    /// eth_call: the call's checks against the state at `block`, then its output. EVM-less: no code runs, so every
-    /// call returns empty data (geth returns 0x for code-less targets).
+    /// eth_call: the call's checks against the state at `block`, then its output. Native contracts (tokens,
+    /// Multicall3) run; any other target answers empty data (as geth does for code-less targets). A reverting call
+    /// throws ``NodeError/executionReverted(message:data:)``.
     public func call(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> [UInt8] {
         try withLedger { chain in
-            _ = try Self.stateBlock(block, chain)
+            let number = try Self.stateBlock(block, chain)
             try checkCall(request, chain)
+            let outcome = chain.call(Self.callRequest(request), atBlock: number)
+            switch outcome.failure {
+            case nil: return outcome.output
+            case .reverted(let data)?:
+                throw NodeError.executionReverted(message: outcome.failureMessage ?? "execution reverted", data: data)
+            case .invalidOpcode?, .outOfGas?: throw NodeError.executionFailed(outcome.failureMessage ?? "")
+            }
         }
-        return []
     }
 
-    /// eth_estimateGas: the gas the transaction needs (intrinsic gas or the EIP-7623 floor), within its `gas` cap.
+    static func callRequest(_ request: TransactionRequest) -> CallRequest {
+        CallRequest(
+            from: request.from ?? .zero, to: request.to, value: request.value, data: request.data, gas: request.gas)
+    }
+
+    /// eth_estimateGas: the gas the transaction needs within its `gas` cap: for a native contract what it uses as a
+    /// transaction (before the refund), otherwise its intrinsic gas or the EIP-7623 floor.
     public func estimateGas(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> UInt64 {
-        try withLedger { chain in try checkCall(request, chain) }
+        let native = try withLedger { chain -> UInt64? in
+            try checkCall(request, chain)
+            guard let to = request.to, chain.nativeContracts.contract(at: to) != nil else { return nil }
+            do throws(EstimateGasError) {
+                return try chain.estimateGas(Self.callRequest(request))
+            } catch {
+                switch error {
+                case .reverted(let data, let message): throw NodeError.executionReverted(message: message, data: data)
+                case .failed(let message): throw NodeError.executionFailed(message)
+                case .gasRequiredExceedsAllowance(let cap): throw NodeError.gasRequiredExceedsAllowance(cap: cap)
+                }
+            }
+        }
+        if let native { return native }
         let needed = request.gasNeeded
         if let cap = request.gas, cap < needed { throw NodeError.gasRequiredExceedsAllowance(cap: cap) }
         return needed

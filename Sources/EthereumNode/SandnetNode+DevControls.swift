@@ -1,5 +1,7 @@
 import EthereumLedger
+import EthereumTransactions
 import EthereumTypes
+import NativeContracts
 
 /// Anvil's and Hardhat's developer controls, typed: what `anvil_*`, `hardhat_*` and `evm_*` do.
 extension SandnetNode {
@@ -26,10 +28,11 @@ extension SandnetNode {
     public func mine(blocks count: UInt64 = 1, timestamp: UInt64?) throws {
         let count = try blockCount(count)
         let now = clock()
-        publish(try withLedger { chain in
-            if let timestamp { try chain.setNextTimestamp(timestamp) }
-            return try chain.mine(blocks: count, now: now)
-        })
+        publish(
+            try withLedger { chain in
+                if let timestamp { try chain.setNextTimestamp(timestamp) }
+                return try chain.mine(blocks: count, now: now)
+            })
     }
 
     /// evm_snapshot: an id to revert to, at most ``NodeConfiguration/snapshotLimit`` at once.
@@ -42,7 +45,23 @@ extension SandnetNode {
     }
 
     /// evm_revert: back to snapshot `id` (consumed); false when there is no such snapshot.
-    public func revert(to id: UInt64) throws -> Bool { try withLedger { try $0.revert(to: id) } }
+    /// evm_revert: blocks mined since the snapshot leave the chain, and their logs go to filters and `logs`
+    /// subscribers again with `removed: true`.
+    public func revert(to id: UInt64) throws -> Bool {
+        let (reverted, removed) = try withLedger { chain -> (Bool, [Block]) in
+            var removed: [Block] = []
+            if let height = chain.headHeight(atSnapshot: id), height < chain.blockNumber {
+                removed = (height + 1...chain.blockNumber).compactMap { chain.block(number: $0) }
+            }
+            let reverted = try chain.revert(to: id)
+            return (reverted, reverted ? removed : [])
+        }
+        if !removed.isEmpty {
+            events.publish(.removedBlocks(removed))
+            filters.withLock { $0.record(removed: removed) }
+        }
+        return reverted
+    }
 
     /// evm_increaseTime: the total offset in seconds afterwards (at least 0).
     public func increaseTime(by seconds: UInt64) throws -> UInt64 {
@@ -79,7 +98,12 @@ extension SandnetNode {
         let limit = configuration.maxBlocksPerRequest
         guard depth <= limit else { throw NodeError.reorgTooDeep(limit: limit) }
         let now = clock()
-        publish(try withLedger { try $0.reorg(depth: Int(depth), requeueTransactions: requeue, now: now) })
+        let (removed, mined) = try withLedger {
+            try $0.reorgReplacing(depth: Int(depth), requeueTransactions: requeue, now: now)
+        }
+        events.publish(.removedBlocks(removed))
+        filters.withLock { $0.record(removed: removed) }
+        publish(mined)
     }
 
     public func setNextBlockBaseFee(_ fee: UInt256) { withLedger { $0.setNextBaseFee(fee) } }
@@ -151,5 +175,65 @@ extension SandnetNode {
         let limit = configuration.maxBlocksPerRequest
         guard n <= limit else { throw .tooManyBlocks(limit: limit) }
         return Int(clamping: n)
+    }
+}
+
+/// Native tokens: storage writes and balances as developer methods set them.
+extension SandnetNode {
+    /// The chain's native contracts (tokens with their genesis holdings, Multicall3).
+    public var nativeContracts: NativeContractRegistry { withLedger { $0.nativeContracts } }
+
+    /// A token by symbol (case-insensitive) or address.
+    public func token(_ text: String) throws(NodeError) -> TokenDefinition {
+        guard let token = nativeContracts.token(named: text) else { throw .unknownToken(text) }
+        return token
+    }
+
+    /// anvil_setStorageAt / hardhat_setStorageAt: a storage word now (sealed into the next block).
+    public func setStorage(_ address: Address, key: [UInt8], value: [UInt8]) {
+        let slot = UInt256(bigEndian: key) ?? .zero
+        let word = UInt256(bigEndian: value) ?? .zero
+        withLedger { $0.setStorage(address, slot: slot, value: word) }
+    }
+
+    /// anvil_dealERC20 (hardhat_dealERC20, anvil_setERC20Balance): sets `holder`'s balance of a native token, the
+    /// total supply following. With `emitTransfer` the change is made by a real transaction instead: a `transfer`
+    /// from the faucet's reserve (a raise) or to the faucet (a cut, signed with the dev key it holds), so indexers see
+    /// a `Transfer` log in a real receipt; returns its hash.
+    @discardableResult
+    public func dealToken(_ tokenAddress: Address, holder: Address, amount: UInt256, emitTransfer: Bool = false) throws
+        -> [UInt8]?
+    {
+        guard emitTransfer else {
+            try withLedger { (chain) throws(LedgerError) in
+                try chain.setTokenBalance(token: tokenAddress, holder: holder, amount: amount)
+            }
+            return nil
+        }
+        let current = withLedger { $0.tokenBalance(token: tokenAddress, holder: holder) }
+        if amount == current { return nil }
+        let raise = amount > current
+        let delta = raise ? amount - current : current - amount
+        let data = Self.transferCalldata(to: raise ? holder : faucetAddress, amount: delta)
+        if raise {
+            return try sendFromKey(
+                faucetKey, from: faucetAddress,
+                request: TransactionRequest(from: faucetAddress, to: tokenAddress, data: data))
+        }
+        guard let key = keys[holder] else { throw NodeError.unknownAccount }
+        return try sendFromKey(
+            key, from: holder, request: TransactionRequest(from: holder, to: tokenAddress, data: data))
+    }
+
+    /// anvil_setERC20Allowance: `owner`'s allowance to `spender` now.
+    public func setTokenAllowance(_ tokenAddress: Address, owner: Address, spender: Address, amount: UInt256) throws {
+        try withLedger { (chain) throws(LedgerError) in
+            try chain.setTokenAllowance(token: tokenAddress, owner: owner, spender: spender, amount: amount)
+        }
+    }
+
+    /// `transfer(to, amount)` calldata (EIP-20).
+    static func transferCalldata(to: Address, amount: UInt256) -> [UInt8] {
+        ERC20Call.transfer(to: to, amount: amount).encoded()
     }
 }

@@ -40,11 +40,12 @@ extension SandnetNode {
         switch changes.kind {
         case .blocks, .pending: return .hashes(changes.hashes)
         case .logs(var f):
+            let removed = changes.removed.flatMap { LogEntry.removed(from: $0) }.filter { f.matches($0.log) }
             let last = changes.cursor
-            guard last < head else { return .logs([]) }
+            guard last < head else { return .logs(removed) }
             f.fromBlock = .number(max(last + 1, head - min(head, Self.maxLogRange)))
             f.toBlock = .number(head)
-            return .logs(try withLedger { (chain) throws(NodeError) in try Self.logs(f, chain) })
+            return .logs(removed + (try withLedger { (chain) throws(NodeError) in try Self.logs(f, chain) }))
         }
     }
 

@@ -7,6 +7,7 @@ import Foundation
 import HDWallet
 import JSONCoding
 import KeyValueStorage
+import NativeContracts
 import Synchronization
 
 /// The fake Sepolia node without its transport: the ledger behind one lock, dev accounts, the faucet, filters and
@@ -66,11 +67,38 @@ public final class SandnetNode: Sendable {
             }
             supply = sum
         }
+        // Every native token: the dev accounts' and the faucet's genesis holdings (whole tokens × 10^decimals).
+        var chainConfig = configuration.chain
+        var tokens = chainConfig.nativeContracts.tokens
+        for i in tokens.indices {
+            var unit = UInt256(1)
+            for _ in 0..<tokens[i].decimals { unit = unit * 10 }
+            for account in dev where configuration.devTokenBalance > 0 {
+                tokens[i].holders.append(
+                    .init(holder: account.address, amount: UInt256(configuration.devTokenBalance) * unit))
+            }
+            if configuration.faucetTokenReserve > 0 {
+                tokens[i].holders.append(
+                    .init(holder: faucet.ethereumAddress, amount: UInt256(configuration.faucetTokenReserve) * unit))
+            }
+        }
+        if let problem = NativeContractRegistry.validate(tokens) { throw LedgerError.valueOutOfRange(problem) }
+        // WETH9-profile tokens are backed by as much ETH, which counts in the supply too.
+        for token in tokens where token.profile == .weth9 {
+            let (sum, overflow) = supply.addingReportingOverflow(token.genesisSupply)
+            guard !overflow else {
+                throw LedgerError.valueOutOfRange(
+                    "genesis balances and \(token.symbol)'s ETH backing total more than 2^256-1 wei")
+            }
+            supply = sum
+        }
+        chainConfig.nativeContracts = NativeContractRegistry(
+            tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
         var chain: PersistentLedger
         if let store {
-            chain = try PersistentLedger.open(config: configuration.chain, genesis: genesis, store: store)
+            chain = try PersistentLedger.open(config: chainConfig, genesis: genesis, store: store)
         } else {
-            chain = PersistentLedger(Ledger(config: configuration.chain, genesis: genesis))
+            chain = PersistentLedger(Ledger(config: chainConfig, genesis: genesis))
         }
         chain.perform { $0.miningMode = configuration.miningMode }
         ledger = Mutex(chain)
@@ -146,7 +174,14 @@ public final class SandnetNode: Sendable {
         let (nonce, baseFee, tip) = withLedger { chain in
             (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
         }
-        let gas = request.gas ?? request.gasNeeded
+        let gas: UInt64
+        if let given = request.gas {
+            gas = given
+        } else if let to = request.to, configuration.chain.nativeContracts.contract(at: to) != nil {
+            gas = try estimateGas(request)  // a token call uses more than its intrinsic gas
+        } else {
+            gas = request.gasNeeded
+        }
         let transaction: Transaction
         if let gasPrice = request.gasPrice {
             transaction = .legacy(

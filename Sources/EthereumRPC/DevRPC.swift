@@ -77,6 +77,35 @@ enum DevRPC {
             try node.reorg(depth: depth, requeue: requeue)
             return .null
         }
+        d.register(["anvil_setStorageAt", "hardhat_setStorageAt"]) { p in
+            try p.atMost(3)
+            let address = try p.required(0, Arg.address)
+            let key = try p.required(1) { v in try Arg.storageKey(try Arg.string(v)) }
+            let value = try p.required(2) { v in try Arg.storageKey(try Arg.string(v)) }
+            node.setStorage(address, key: key, value: value)
+            return .bool(true)
+        }
+        // anvil_dealERC20(holder, token, amount[, {emitTransfer}]): Anvil's argument order.
+        d.register(["anvil_dealERC20", "hardhat_dealERC20", "anvil_setERC20Balance"]) { p in
+            try p.atMost(4)
+            let holder = try p.required(0, Arg.address)
+            let token = try p.required(1, Arg.address)
+            let amount = try p.required(2, Arg.uint256)
+            let emit = try p.optional(3) { v in try v["emitTransfer"].map(Arg.bool) ?? false } ?? false
+            _ = try node.token(token.checksummed)
+            let hash = try node.dealToken(token, holder: holder, amount: amount, emitTransfer: emit)
+            return hash.map(Format.data) ?? .null
+        }
+        // anvil_setERC20Allowance(owner, spender, token, amount): Anvil's argument order.
+        d.register("anvil_setERC20Allowance") { p in
+            try p.atMost(4)
+            let owner = try p.required(0, Arg.address)
+            let spender = try p.required(1, Arg.address)
+            let token = try p.required(2, Arg.address)
+            _ = try node.token(token.checksummed)
+            try node.setTokenAllowance(token, owner: owner, spender: spender, amount: try p.required(3, Arg.uint256))
+            return .null
+        }
         d.register(["anvil_setNextBlockBaseFeePerGas", "hardhat_setNextBlockBaseFeePerGas"]) { p in
             node.setNextBlockBaseFee(try p.required(0, Arg.uint256))
             return .null

@@ -23,4 +23,19 @@ public enum EthereumMethods {
         d.methods = additional.merging(table(node)) { _, own in own }
         return d
     }
+
+    /// Methods that answer from memory with a short hold of the ledger lock and never seal, write or scan: a
+    /// transport may run them on the calling thread instead of handing them to threads of their own. (They may
+    /// still wait for a block being sealed, for as long as that one seal takes.) Log queries, fee histories,
+    /// pool dumps, signing and everything that writes are not among them.
+    public static let quickReads: Set<String> = [
+        "web3_clientVersion", "net_version", "net_listening", "net_peerCount", "eth_chainId", "eth_syncing",
+        "eth_mining", "eth_hashrate", "eth_coinbase", "eth_accounts", "eth_blockNumber", "eth_gasPrice",
+        "eth_maxPriorityFeePerGas", "eth_blobBaseFee", "eth_getBalance", "eth_getTransactionCount", "eth_getCode",
+        "eth_getStorageAt", "eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getRawTransactionByHash",
+        "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getBlockTransactionCountByNumber",
+        "eth_getBlockTransactionCountByHash", "eth_getTransactionByBlockHashAndIndex",
+        "eth_getTransactionByBlockNumberAndIndex", "eth_getUncleCountByBlockNumber", "eth_getUncleCountByBlockHash",
+        "txpool_status", "anvil_getAutomine", "hardhat_getAutomine", "anvil_nodeInfo",
+    ]
 }

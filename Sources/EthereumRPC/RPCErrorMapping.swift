@@ -31,6 +31,10 @@ extension NodeError: RPCErrorConvertible {
             return .invalidParams(description)
         case .invalidTypedData(let text): return .invalidParams("invalid argument 1: \(text)")
         case .invalidStateDump(let text): return .invalidParams("invalid argument 0: \(text)")
+        // geth's revertError (`internal/ethapi`): code 3, the text, the revert data as hex.
+        case .executionReverted(let message, let data): return RPCError(code: 3, message: message, data: Format.data(data))
+        case .executionFailed(let text): return .server(text)
+        case .unknownToken: return .invalidParams(description)
         // Limits, as providers answer them (-32005, "limit exceeded").
         case .blockRangeTooLarge, .tooManyFilters, .tooManyFilterCriteria, .tooManySnapshots:
             return RPCError(code: -32005, message: description)

@@ -77,12 +77,14 @@ enum Format {
         ])
     }
 
-    static func log(_ l: Log, receipt: Receipt, block: Block, index: Int) -> JSON {
-        .object([
+    /// A log; `index` is its position in its receipt, `logIndex` its position in the block.
+    static func log(_ l: Log, receipt: Receipt, block: Block, index: Int, removed: Bool = false) -> JSON {
+        let logIndex = block.receipts.prefix(receipt.transactionIndex).reduce(0) { $0 + $1.logs.count } + index
+        return .object([
             ("address", address(l.address)), ("topics", .array(l.topics.map { data($0) })), ("data", data(l.data)),
             ("blockNumber", q(block.number)), ("blockHash", data(block.hash)),
             ("blockTimestamp", q(block.header.timestamp)), ("transactionHash", data(receipt.transactionHash)),
-            ("transactionIndex", q(receipt.transactionIndex)), ("logIndex", q(index)), ("removed", .bool(false)),
+            ("transactionIndex", q(receipt.transactionIndex)), ("logIndex", q(logIndex)), ("removed", .bool(removed)),
         ])
     }
 
@@ -122,6 +124,21 @@ enum Format {
 public enum NodeFormat {
     /// A block header as `newHeads` subscribers receive it.
     public static func header(_ block: Block) -> JSON { .object(Format.header(block)) }
+
+    /// A log as `logs` subscribers receive it (`removed: true` for a log whose block a reorg removed).
+    public static func log(_ entry: LogEntry) -> JSON { Format.log(entry) }
+
+    /// The filter argument of `eth_subscribe("logs", filter)`, read as eth_getLogs reads its filter (geth's texts);
+    /// a block range is refused, as geth refuses it for subscriptions.
+    public static func subscriptionFilter(_ json: JSON?) throws -> LogFilter {
+        guard let json, !json.isNull else { return LogFilter() }
+        let filter = try Arg.logFilter(json)
+        if filter.fromBlock != nil || filter.toBlock != nil || filter.blockHash != nil {
+            throw RPCError.invalidParams("invalid argument 1: a logs subscription takes no block range")
+        }
+        guard !filter.exceedsQueryLimit else { throw NodeError.tooManyFilterCriteriaPerPosition }
+        return filter
+    }
 }
 
 // MARK: - Shapes of the node's typed results
@@ -133,7 +150,7 @@ extension Format {
     }
 
     static func log(_ entry: LogEntry) -> JSON {
-        log(entry.log, receipt: entry.receipt, block: entry.block, index: entry.index)
+        log(entry.log, receipt: entry.receipt, block: entry.block, index: entry.index, removed: entry.removed)
     }
 
     /// eth_feeHistory's object; a history of no blocks has only its first three members, as geth answers.

@@ -69,6 +69,11 @@ extension FuzzTarget {
                 + "against an in-process node: every call answered without -32603; Σ balances + burned = supply; "
                 + "head consistent; ICP clock monotonic; filters, snapshots and pool within their limits",
             maximumLength: 4096, run: FuzzHarness.rpc, syntheticSeeds: FuzzSeeds.rpc),
+        FuzzTarget(
+            name: "native",
+            summary: "native tokens and Multicall3 over a fixed state: calldata never traps; a failed call changes "
+                + "nothing; Σ balances == totalSupply after a successful one",
+            maximumLength: 4096, run: FuzzHarness.nativeCall, syntheticSeeds: FuzzSeeds.nativeCall),
     ]
 
     /// The target called `name`, if any.

@@ -49,6 +49,19 @@ public struct RPCDispatcher: Sendable {
         } catch {
             return Self.response(id: .null, error: .parseError(error.description)).bytes
         }
+        return handle(document: document, overlay: overlay, client: client)
+    }
+
+    /// The names of the methods a parsed request or batch calls (a transport decides from them where to run it).
+    public static func methodNames(in document: JSON) -> [String] {
+        switch document {
+        case .array(let items): return items.compactMap { $0["method"]?.stringValue }
+        default: return document["method"]?.stringValue.map { [$0] } ?? []
+        }
+    }
+
+    /// Handles one parsed request or batch, as ``handle(_:overlay:client:)`` handles its text.
+    public func handle(document: JSON, overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> [UInt8]? {
         switch document {
         case .array(let items):
             // geth (rpc/handler.go handleBatch): an empty batch is one error object, not an array.

@@ -6,6 +6,10 @@ enum FaucetPage {
     static func html(_ info: JSON) -> String {
         let payout = info["payout"]?.stringValue ?? "1"
         let network = info["network"]?.stringValue ?? "sandnet"
+        let tokens = (info["tokens"]?.arrayValue ?? []).compactMap { t -> String? in
+            guard let symbol = t["symbol"]?.stringValue, let payout = t["payout"]?.stringValue else { return nil }
+            return "<option value=\"\(symbol)\">\(payout) \(symbol)</option>"
+        }
         return """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>Sandnet faucet</title>
@@ -13,14 +17,17 @@ enum FaucetPage {
             input{width:100%;padding:.5em;font-family:monospace}button{margin-top:1em;padding:.5em 1.5em}
             #out{margin-top:1em;font-family:monospace;word-break:break-all}</style></head>
             <body><h1>Sandnet faucet</h1>
-            <p>Claim \(payout) test ETH on \(network). Every claim is a real signed EIP-1559 transfer.</p>
-            <form id="f"><input id="a" placeholder="0x… address" required><button>Claim</button></form>
+            <p>Claim test ETH or tokens on \(network). Every claim is a real signed EIP-1559 transaction (a token claim
+            a real <code>transfer</code> with its <code>Transfer</code> log).</p>
+            <form id="f"><input id="a" placeholder="0x… address" required>
+            <select id="t"><option value="">\(payout) ETH</option>\(tokens.joined())</select><button>Claim</button></form>
             <div id="out"></div>
             <script>
             document.getElementById('f').onsubmit = async (e) => {
               e.preventDefault();
               const r = await fetch('/api/claim', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                body: JSON.stringify({address: document.getElementById('a').value.trim()})});
+                body: JSON.stringify(Object.assign({address: document.getElementById('a').value.trim()},
+                  document.getElementById('t').value ? {token: document.getElementById('t').value} : {}))});
               document.getElementById('out').textContent = (await r.json()).msg;
             };
             </script></body></html>

@@ -106,6 +106,7 @@ public final class NodeServer: Sendable {
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
         let executor = self.executor
+        let quick = network.quickMethods
         let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { [dispatcher] request, context in
             var request = request
             let body: ByteBuffer
@@ -122,10 +123,9 @@ public final class NodeServer: Sendable {
                 return response
             }
             let client = RPCClient(address: context.remoteAddress?.ipAddress)
-            let bytes = Array(buffer: body)
-            let out = try await executor.run {
-                dispatcher.handle(bytes, overlay: WebSocketSession.httpSubscriptionMethods, client: client)
-            }
+            let out = try await executor.handle(
+                Array(buffer: body), dispatcher: dispatcher, quick: quick, overlay: WebSocketSession.httpSubscriptionMethods,
+                client: client)
             guard let out else { return Response(status: .ok) }
             return Self.json(out, status: .ok)
         }
@@ -174,8 +174,8 @@ public final class NodeServer: Sendable {
             } onUpgrade: { [dispatcher] inbound, outbound, context in
                 let client = RPCClient(address: context.requestContext.remoteAddress?.ipAddress)
                 let session = WebSocketSession(
-                    node: node, dispatcher: dispatcher, executor: executor, limits: queueLimits, logger: logger,
-                    client: client)
+                    node: node, dispatcher: dispatcher, executor: executor, quick: quick, limits: queueLimits,
+                    logger: logger, client: client)
                 try await session.run(
                     inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }

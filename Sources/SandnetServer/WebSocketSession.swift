@@ -23,12 +23,17 @@ struct WebSocketSession {
     let dispatcher: RPCDispatcher
     /// Where the dispatcher runs (off the cooperative pool).
     let executor: NodeExecutor
+    /// Methods answered on the session's own task (``DevelopmentNetwork/quickMethods``).
+    let quick: Set<String>
     let limits: OutboundQueue.Limits
     let logger: Logger
     /// The peer, for per-client limits (the faucet's per-IP cooldown).
     var client = RPCClient()
 
-    enum Topic: Sendable { case newHeads, pending, logs }
+    enum Topic: Sendable {
+        case newHeads, pending
+        case logs(LogFilter)
+    }
 
     /// How long a connection closing for a slow reader may take to deliver its close frame before it is cut.
     static let closeGrace: Duration = .seconds(15)
@@ -53,6 +58,7 @@ struct WebSocketSession {
         defer { subscription.cancel() }
         let dispatcher = self.dispatcher
         let executor = self.executor
+        let quick = self.quick
         let client = self.client
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
@@ -75,7 +81,8 @@ struct WebSocketSession {
                     case .text(let text): bytes = Array(text.utf8)
                     case .binary(let buffer): bytes = Array(buffer: buffer)
                     }
-                    let reply = try await executor.run { dispatcher.handle(bytes, overlay: overlay, client: client) }
+                    let reply = try await executor.handle(
+                        bytes, dispatcher: dispatcher, quick: quick, overlay: overlay, client: client)
                     guard let out = reply else { continue }
                     guard await queue.pushReply(String(decoding: out, as: UTF8.self)) else { break }
                 }
@@ -125,7 +132,7 @@ struct WebSocketSession {
                 switch name {
                 case "newHeads": topic = .newHeads
                 case "newPendingTransactions": topic = .pending
-                case "logs": topic = .logs
+                case "logs": topic = .logs(try NodeFormat.subscriptionFilter(params[1]))
                 default: throw RPCError(code: -32601, message: "no \"\(name)\" subscription in eth namespace")
                 }
                 return .string(state.add(topic))
@@ -189,6 +196,21 @@ final class SessionState: Sendable {
                 out.append(WebSocketSession.notification(id, result))
             case (.pendingTransaction(let hash), .pending):
                 out.append(WebSocketSession.notification(id, .string(Hex.encodePrefixed(hash))))
+            case (.newBlock(let block), .logs(let filter)):
+                // Every matching log of the new block, one notification each, in block order (as geth sends them).
+                for receipt in block.receipts {
+                    for (i, log) in receipt.logs.enumerated() where filter.matches(log) {
+                        let entry = LogEntry(log: log, receipt: receipt, block: block, index: i)
+                        out.append(WebSocketSession.notification(id, NodeFormat.log(entry)))
+                    }
+                }
+            case (.removedBlocks(let blocks), .logs(let filter)):
+                // A reorg: the logs of the removed blocks again, newest block first, with removed: true.
+                for block in blocks.reversed() {
+                    for entry in LogEntry.removed(from: block) where filter.matches(entry.log) {
+                        out.append(WebSocketSession.notification(id, NodeFormat.log(entry)))
+                    }
+                }
             default: break
             }
         }

@@ -31,6 +31,8 @@ public struct Assertion: Sendable {
         case icpBalance(of: Template, subaccount: UInt64?, checks: [Clause])
         /// `icpAllowance:` of `spender` on `of`'s account (ICRC-2), in e8s; expired approvals count as 0.
         case icpAllowance(of: Template, spender: Template, checks: [Clause])
+        /// `tokenBalance:` of an account in a token's base units: comparisons and `changedBy` since a step.
+        case tokenBalance(TokenBalanceCheck)
     }
 
     public var kind: Kind
@@ -53,6 +55,7 @@ public struct Assertion: Sendable {
         case .value: return "value"
         case .icpBalance: return "icpBalance"
         case .icpAllowance: return "icpAllowance"
+        case .tokenBalance: return "tokenBalance"
         }
     }
 }

@@ -96,6 +96,8 @@ public struct BalanceBaseline: Sendable, Hashable {
     /// The ICP ledger's balance (in e8s) rather than the Ethereum one.
     public var icp: Bool = false
     public var subaccount: UInt64? = nil
+    /// A token (symbol or address) for `tokenBalance` baselines; nil for the ETH balance.
+    public var token: String? = nil
 }
 
 /// One step: an action, what to expect of it, and an optional id its results are stored under.

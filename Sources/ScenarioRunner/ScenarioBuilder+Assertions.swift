@@ -4,7 +4,7 @@ import Yams
 extension ScenarioBuilder {
     static let assertions = [
         "balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "notEqual", "value",
-        "maxPriorityFeePerGas", "gasPrice", "estimateGas", "feeHistory", "icpBalance", "icpAllowance",
+        "maxPriorityFeePerGas", "gasPrice", "estimateGas", "feeHistory", "icpBalance", "icpAllowance", "tokenBalance",
     ]
 
     mutating func assertion(_ entry: YAMLReader.Entry, index: Int) throws(ScenarioFormatError) -> Assertion {
@@ -13,6 +13,12 @@ extension ScenarioBuilder {
         let location = reader.location(entry.keyNode)
         let operators = Clause.Operator.allCases.map(\.rawValue).filter { $0 != "changedBy" }
         switch entry.key {
+        case "tokenBalance":
+            let (check, since) = try tokenBalance(node, what)
+            if check.checks.contains(where: { $0.op == .changedBy }) {
+                baselines.insert(BalanceBaseline(beforeStep: since, account: check.account, token: check.token))
+            }
+            return Assertion(kind: .tokenBalance(check), location: location)
         case "balance":
             let fields = try reader.mapping(node, what)
             try reader.allow(

@@ -10,7 +10,7 @@ extension ScenarioBuilder {
     static let actions = [
         "faucet", "send", "wait", "mine", "advanceTime", "setNextBaseFee", "fillBlocks", "reorg", "drop", "automine",
         "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
-        "keystoreChangePassword", "newAccount", "sendRaw", "check",
+        "keystoreChangePassword", "newAccount", "sendRaw", "check", "token",
     ]
     static let icpActions = ICPStepSpec.Kind.allCases.map(\.rawValue)
     static let stepKeys = ["id", "name", "expect"]
@@ -97,6 +97,8 @@ extension ScenarioBuilder {
             return .faucet(to: to, amount: amount)
         case "send":
             return .send(try send(node, what))
+        case "token":
+            return .token(try tokenStep(node, what))
         case "wait":
             if case .scalar = node {
                 return .wait(transaction: try transactionReference(node, what), confirmations: 1, timeoutSeconds: 60)

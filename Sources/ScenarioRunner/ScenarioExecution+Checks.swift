@@ -54,6 +54,23 @@ extension ScenarioExecution {
                         location: formatted.text.location)
                 }
             }
+        case .tokenBalance(let check):
+            let address = try account(check.account).address
+            let balance = try await tokenBalance(try tokenAddress(check.token), of: address)
+            for clause in check.checks {
+                var actual = SignedAmount(balance)
+                var subject = "\(check.token) balance of \(check.account)"
+                if clause.op == .changedBy {
+                    let key = BalanceBaseline(beforeStep: clause.sinceStep, account: check.account, token: check.token)
+                    guard let before = baselines[key] else {
+                        throw StepFailure("no baseline \(check.token) balance was recorded for \(check.account)")
+                    }
+                    actual = try SignedAmount.add(SignedAmount(balance), SignedAmount(before, negative: true))
+                    let since = clause.sinceStep.map { "step \($0 + 1)" } ?? "the start"
+                    subject = "change of \(check.account)'s \(check.token) balance since \(since)"
+                }
+                try await compare(subject, actual, clause, location: assertion.location)
+            }
         case .nonce(let name, let pending, let checks):
             let address = try self.address(name)
             let result = try await call(

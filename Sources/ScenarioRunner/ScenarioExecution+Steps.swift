@@ -18,6 +18,8 @@ extension ScenarioExecution {
             return try await faucet(to: to, amount: amount)
         case .send(let spec):
             return try await send(spec)
+        case .token(let spec):
+            return try await tokenStep(spec)
         case .wait(let transaction, let confirmations, let timeout):
             return try await wait(for: try resolve(transaction), confirmations: confirmations, timeout: timeout)
         case .mine(let blocks, let interval):

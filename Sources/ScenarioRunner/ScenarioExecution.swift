@@ -383,6 +383,8 @@ final class ScenarioExecution {
                 } catch let unavailable as ICPUnavailable {
                     throw StepSkip(unavailable.reason)
                 }
+            } else if let token = baseline.token {
+                baselines[baseline] = try await tokenBalance(try tokenAddress(token), of: try address(baseline.account))
             } else {
                 baselines[baseline] = try await balance(try address(baseline.account), block: "latest")
             }

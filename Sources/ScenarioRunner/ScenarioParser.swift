@@ -269,9 +269,9 @@ struct ScenarioBuilder {
                         "\(name)(\(argument)): \(laterStep(argument) ?? "no earlier step has id '\(argument)'")",
                         at: expression.location)
                 }
-                guard ["send", "faucet", "wait"].contains(step.keyword) else {
+                guard ["send", "faucet", "wait", "token"].contains(step.keyword) else {
                     throw ScenarioFormatError(
-                        "\(name)(\(argument)): step '\(argument)' is a \(step.keyword), not a send, faucet or wait",
+                        "\(name)(\(argument)): step '\(argument)' is a \(step.keyword), not a send, token, faucet or wait",
                         at: expression.location)
                 }
             case .account?:

@@ -45,6 +45,8 @@ public enum StepAction: Sendable {
     case sendRaw(Template)
     /// `check:` — assertions, all evaluated, all reported.
     case check([Assertion])
+    /// `token:` — an ERC-20 `transfer`, `approve`, `transferFrom` or EIP-2612 `permit` as a signed transaction.
+    case token(TokenStepSpec)
     /// ICP ledger steps (`icpFaucet`, `icpAccountId`, `icpTransfer`, `icrc1Transfer`, `icrc2Approve`,
     /// `icrc2TransferFrom`, `icpCall`, `icpAdvanceTime`).
     case icp(ICPStepSpec)
@@ -72,6 +74,7 @@ public enum StepAction: Sendable {
         case .newAccount: return "newAccount"
         case .sendRaw: return "sendRaw"
         case .check: return "check"
+        case .token: return "token"
         case .icp(let spec): return spec.kind.rawValue
         }
     }
@@ -95,7 +98,7 @@ public enum StepAction: Sendable {
     /// The fields a step of this kind stores under its id (for `${id.field}`).
     public static func resultFields(of keyword: String) -> [String] {
         switch keyword {
-        case "faucet", "send":
+        case "faucet", "send", "token":
             return [
                 "hash", "from", "to", "nonce", "value", "gas", "type", "maxFeePerGas", "maxPriorityFeePerGas",
                 "gasPrice", "raw", "chainId",

@@ -11,6 +11,19 @@ import Testing
         (["node", "--in-memory", "--base-fee", "1.5"], "--base-fee must be a whole number of wei"),
         (["node", "--in-memory", "--faucet-amount", "1 banana"], "unknown unit 'banana'"),
         (["faucet", "0x1234"], "address must have 40 hex digits"),
+        (
+            ["node", "--in-memory", "--token", "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238:USDX:6"],
+            "tokens: two tokens at 0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"
+        ),
+        (
+            ["node", "--in-memory", "--token", "0x0000000000000000000000000000000000000B0b:B:1:evm"],
+            "unknown profile 'evm' (one of openzeppelin5, openzeppelin4, fiattoken, weth9, tether)"
+        ),
+        (
+            ["node", "--in-memory", "--token", "0x0000000000000000000000000000000000000B0b:B"],
+            "expected ADDRESS:SYMBOL:DECIMALS"
+        ),
+        (["node", "--in-memory", "--tokens-file", "/nonexistent/tokens.json"], "cannot read --tokens-file"),
     ])
     func badFlagsAreOneLineErrors(arguments: [String], fragment: String) throws {
         let r = try SandnetProcess.run(arguments)

@@ -89,6 +89,16 @@ import Testing
                 == .object([
                     ("account", .string(node.faucetAddress.checksummed)), ("network", .string("sepolia")),
                     ("payout", .string("0.5")), ("symbol", .string("ETH")),
+                    (
+                        "tokens",
+                        .array(
+                            [
+                                ("USDC", "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"),
+                                ("WETH", "0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14"),
+                                ("LINK", "0x779877A7B0D9E8603169DdbD7836e478b4624789"),
+                                ("USDT", "0x7e57000000000000000000000000000000005D70"),
+                            ].map { .object([("symbol", .string($0.0)), ("address", .string($0.1)), ("payout", .string("1000"))]) })
+                    ),
                 ]))
     }
 }

@@ -155,10 +155,11 @@ import EthereumRPC
             node, "anvil_setBalance", [.string(Self.fresh), .string(Self.max256)], code: -32602,
             message: "balance 115792089237316195423570985008687907853269984665640564039457584007913129639935 wei is "
                 + "too large: the total supply would exceed 2^256-1 wei (this account can hold at most "
-                + "115792089237316195423570985008687907853269984665640562939457584007913129639935 wei)")
+                + "115792089237316195423570985008687907853269984665639552939457584007913129639935 wei)")
         #expect(try node.call("eth_getBalance", [.string(Self.fresh)]) == .string("0x0"))
-        // The largest balance that fits is accepted, and the invariant still holds.
-        let fits = UInt256(decimal: "115792089237316195423570985008687907853269984665640562939457584007913129639935")!
+        // The largest balance that fits is accepted, and the invariant still holds. (The supply counts the dev
+        // accounts' and the faucet's ETH and the 1.01 × 10^9 ETH backing their genesis WETH.)
+        let fits = UInt256(decimal: "115792089237316195423570985008687907853269984665639552939457584007913129639935")!
         _ = try node.call("anvil_setBalance", [.string(Self.fresh), .string(Quantity.encode(fits))])
         #expect(node.snapshotOfLedger.totalSupply == .max)
         expectConsistent(node)

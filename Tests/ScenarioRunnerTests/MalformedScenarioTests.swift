@@ -27,8 +27,16 @@ import Testing
         Case(
             label: "unknown action", yaml: "steps:\n  - sned: {from: a}\n",
             error:
-                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
+                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, token, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
         ),
+        Case(
+            label: "token transfer without a recipient",
+            yaml: "accounts:\n  alice: random\nsteps:\n  - token: {action: transfer, token: USDC, from: alice, amount: 1}\n",
+            error: "bad.yaml:4:12: step 1 token transfer needs 'to'"),
+        Case(
+            label: "unknown token action",
+            yaml: "accounts:\n  alice: random\nsteps:\n  - token: {action: mint, token: USDC, from: alice, amount: 1}\n",
+            error: "bad.yaml:4:12: unknown token action 'mint'; expected one of: transfer, approve, transferFrom, permit"),
         Case(
             label: "two actions", yaml: "steps:\n  - mine: 1\n    automine: true\n",
             error: "bad.yaml:3:5: step 1 has two actions ('mine' and 'automine'); put each in its own step"),
@@ -110,7 +118,7 @@ import Testing
         Case(
             label: "unknown assertion", yaml: "steps:\n  - check:\n      - balanse: {of: a}\n",
             error:
-                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, notEqual, value, maxPriorityFeePerGas, gasPrice, estimateGas, feeHistory, icpBalance, icpAllowance"
+                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, notEqual, value, maxPriorityFeePerGas, gasPrice, estimateGas, feeHistory, icpBalance, icpAllowance, tokenBalance"
         ),
         Case(
             label: "keystore export without id",

@@ -117,6 +117,8 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "ICP faucet payout per claim, in ICP.")
     var icpFaucetAmount = "100"
 
+    @OptionGroup var tokenOptions: TokenOptions
+
     func validate() throws {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
@@ -149,6 +151,7 @@ struct NodeCommand: AsyncParsableCommand {
             throw CLIError("\(error)")
         }
         config.faucetCooldown = try Self.parseDuration(faucetCooldown)
+        config.chain.nativeContracts = try tokenOptions.registry()
         config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
         config.allowUnprotectedTransactions = allowUnprotectedTxs
         let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"

@@ -1,0 +1,95 @@
+import EthereumTypes
+
+/// The native contracts of a chain: its tokens and, optionally, Multicall3. Part of the chain configuration, so
+/// that genesis, every node of the chain and every replay agree.
+public struct NativeContractRegistry: Sendable, Equatable {
+    /// What runs at an address.
+    public enum Contract: Sendable, Equatable {
+        case token(TokenDefinition)
+        case multicall3
+    }
+
+    public private(set) var tokens: [TokenDefinition]
+    public var multicall3: Bool
+    private var byAddress: [Address: Int]
+
+    /// Multicall3's address on every chain.
+    public static let multicall3Address = Multicall3.address
+
+    /// - Precondition: token addresses are distinct and not Multicall3's (the node checks user input first with
+    ///   ``validate(_:)``).
+    public init(tokens: [TokenDefinition] = [], multicall3: Bool = false) {
+        precondition(Self.validate(tokens) == nil, "tokens must be validated first")
+        self.tokens = tokens
+        self.multicall3 = multicall3
+        byAddress = Dictionary(uniqueKeysWithValues: tokens.enumerated().map { ($1.address, $0) })
+    }
+
+    /// The default set: USDC, WETH, LINK and USDT at their addresses, and Multicall3.
+    public static let sepoliaDefaults = NativeContractRegistry(
+        tokens: TokenDefinition.sepoliaDefaults, multicall3: true)
+
+    /// Why `tokens` cannot form a registry (a repeated address or symbol, Multicall3's address, an empty or too
+    /// long name or symbol, more than 77 decimals), or nil.
+    public static func validate(_ tokens: [TokenDefinition]) -> String? {
+        var addresses = Set<Address>()
+        var symbols = Set<String>()
+        for token in tokens {
+            if token.address == Multicall3.address { return "token \(token.symbol) may not use Multicall3's address" }
+            if token.address == .zero { return "token \(token.symbol) may not use the zero address" }
+            if !addresses.insert(token.address).inserted { return "two tokens at \(token.address.checksummed)" }
+            if !symbols.insert(token.symbol.uppercased()).inserted { return "two tokens with symbol \(token.symbol)" }
+            if token.symbol.isEmpty || token.symbol.utf8.count > 32 {
+                return "token symbol \"\(token.symbol)\" must have 1 to 32 bytes"
+            }
+            if token.name.isEmpty || token.name.utf8.count > 64 {
+                return "token name \"\(token.name)\" must have 1 to 64 bytes"
+            }
+            if token.decimals > 77 {
+                return "token \(token.symbol) has \(token.decimals) decimals; at most 77 fit in uint256"
+            }
+            var supply = UInt256.zero
+            for holding in token.holders {
+                let (sum, overflow) = supply.addingReportingOverflow(holding.amount)
+                if overflow { return "token \(token.symbol): genesis holdings exceed 2^256-1" }
+                supply = sum
+            }
+        }
+        return nil
+    }
+
+    public func contract(at address: Address) -> Contract? {
+        if let index = byAddress[address] { return .token(tokens[index]) }
+        if multicall3 && address == Multicall3.address { return .multicall3 }
+        return nil
+    }
+
+    public func token(at address: Address) -> TokenDefinition? { byAddress[address].map { tokens[$0] } }
+
+    /// A token by symbol (case-insensitive) or by address text.
+    public func token(named text: String) -> TokenDefinition? {
+        if let address = try? Address(parsing: text) { return token(at: address) }
+        return tokens.first { $0.symbol.uppercased() == text.uppercased() }
+    }
+
+    /// The code `eth_getCode` answers at `address`, or nil when nothing native lives there.
+    public func code(at address: Address) -> [UInt8]? {
+        switch contract(at: address) {
+        case .token(let token): return token.profile.codeMarker
+        case .multicall3: return NativeCode.marker("MULTICALL3")
+        case nil: return nil
+        }
+    }
+
+    /// Executes `call` over `state` in `environment`: a pure function of its arguments.
+    public func execute(
+        _ call: NativeCall, state: any ContractStateReading, environment: BlockEnvironment
+    ) -> ExecutionResult {
+        var machine = NativeMachine(state: state, environment: environment, registry: self, origin: call.caller)
+        machine.journal.warmAccounts.insert(call.target)
+        let frame = machine.run(call)
+        return machine.result(frame)
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.tokens == b.tokens && a.multicall3 == b.multicall3 }
+}
