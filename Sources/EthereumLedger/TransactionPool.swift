@@ -166,7 +166,8 @@ public struct TransactionPool: Sendable {
     }
 
     /// Pending (executable now, ignoring fees) and queued (behind a nonce gap) transactions per sender.
-    public func split(accountNonce: (Address) -> UInt64) -> (pending: [LedgerTransaction], queued: [LedgerTransaction]) {
+    public func split(accountNonce: (Address) -> UInt64) -> (pending: [LedgerTransaction], queued: [LedgerTransaction])
+    {
         var pending: [LedgerTransaction] = []
         var queued: [LedgerTransaction] = []
         for (sender, txs) in bySender {

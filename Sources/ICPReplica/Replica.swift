@@ -53,7 +53,9 @@ public final class Replica: Sendable {
     let clock: @Sendable () -> UInt64
 
     /// - Parameter clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
-    public init(service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64) {
+    public init(
+        service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64
+    ) {
         self.configuration = configuration
         self.state = ReplicaStateLock(State(service: service))
         self.clock = clock
@@ -184,7 +186,8 @@ public final class Replica: Sendable {
                 state.order.append(request.id)
             }
             guard synchronous else { return .accepted }
-            let tree = try stateTree(paths: [[Array("request_status".utf8), request.id]], sender: request.sender, now: now)
+            let tree = try stateTree(
+                paths: [[Array("request_status".utf8), request.id]], sender: request.sender, now: now)
             let certificate = configuration.keys.certificate(for: tree.hashTree)
             return .cbor(
                 CBOREncoder.encode(.map(["status": .text("replied"), "certificate": .bytes(certificate)])))
@@ -232,7 +235,8 @@ public final class Replica: Sendable {
 
     static func canisterNotFound(_ canister: Principal?) -> CanisterResponse {
         .reject(
-            code: .destinationInvalid, message: "Canister \(canister?.text ?? "aaaaa-aa") not found", errorCode: "IC0301")
+            code: .destinationInvalid, message: "Canister \(canister?.text ?? "aaaaa-aa") not found",
+            errorCode: "IC0301")
     }
 
     static func prune(_ state: inout State, now: UInt64, retention: UInt64) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The replica's state behind a reader-writer lock: queries (and other reads) hold the shared side and run
@@ -24,7 +24,7 @@ final class ReplicaStateLock<Value>: @unchecked Sendable {
         var attributes = pthread_rwlockattr_t()
         pthread_rwlockattr_init(&attributes)
         #if os(Linux)
-        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+            pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
         #endif
         let status = pthread_rwlock_init(lock, &attributes)
         pthread_rwlockattr_destroy(&attributes)

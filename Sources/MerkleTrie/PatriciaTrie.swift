@@ -127,7 +127,9 @@ final class TrieNode: @unchecked Sendable {
 
     init(_ kind: Kind) { self.kind = kind }
 
-    static func leaf(_ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode { TrieNode(.leaf(path: Array(path), value: value)) }
+    static func leaf(_ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
+        TrieNode(.leaf(path: Array(path), value: value))
+    }
 
     /// rlp(node), from the children's cached references.
     var encoding: [UInt8] {
@@ -186,7 +188,9 @@ final class TrieNode: @unchecked Sendable {
     static func build(_ entries: ArraySlice<(key: [UInt8], value: [UInt8])>, depth: Int) -> TrieNode {
         let first = entries[entries.startIndex]
         let firstLength = first.key.count * 2
-        if entries.count == 1 { return TrieNode(.leaf(path: nibbles(first.key, depth..<firstLength), value: first.value)) }
+        if entries.count == 1 {
+            return TrieNode(.leaf(path: nibbles(first.key, depth..<firstLength), value: first.value))
+        }
         // For sorted keys the first and the last bound the common prefix.
         let last = entries[entries.endIndex - 1]
         let lastLength = last.key.count * 2
@@ -328,7 +332,8 @@ final class TrieNode: @unchecked Sendable {
             var children = emptyChildren()
             var branchValue: [UInt8]?
             children[Int(prefix[common])] =
-                prefix.count - common == 1 ? child : TrieNode(.extension(path: Array(prefix[(common + 1)...]), child: child))
+                prefix.count - common == 1
+                ? child : TrieNode(.extension(path: Array(prefix[(common + 1)...]), child: child))
             let p = path.startIndex + common
             if path.count == common {
                 branchValue = value

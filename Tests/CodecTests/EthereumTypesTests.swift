@@ -76,8 +76,12 @@ import Testing
         #expect(throws: Address.ParseError.badChecksum(expected: good)) {
             try Address(parsing: "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         }
-        #expect(throws: Address.ParseError.wrongLength(38)) { try Address(parsing: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea") }
-        #expect(throws: Address.ParseError.missingPrefix) { try Address(parsing: "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed") }
+        #expect(throws: Address.ParseError.wrongLength(38)) {
+            try Address(parsing: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea")
+        }
+        #expect(throws: Address.ParseError.missingPrefix) {
+            try Address(parsing: "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+        }
     }
 }
 

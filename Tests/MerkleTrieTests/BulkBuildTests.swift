@@ -19,7 +19,9 @@ import Testing
     }
 
     @Test(arguments: [1, 2, 17, 256, 3_000]) func hashedKeysMatchInsertion(count: Int) {
-        let entries = (0..<count).map { i in (key: Keccak256.hash(Self.bytes(i, count: 20)), value: Self.bytes(-i, count: 1 + i % 90)) }
+        let entries = (0..<count).map { i in
+            (key: Keccak256.hash(Self.bytes(i, count: 20)), value: Self.bytes(-i, count: 1 + i % 90))
+        }
         var inserted = PatriciaTrie()
         for (key, value) in entries { inserted.set(key, value) }
         let built = PatriciaTrie(entries: entries)
@@ -47,7 +49,9 @@ import Testing
 
     /// A bulk-built trie takes updates and snapshots like any other (its nodes are shared, then copied on write).
     @Test func aBuiltTrieUpdatesAndSnapshots() {
-        let entries = (0..<500).map { i in (key: Keccak256.hash(Self.bytes(i, count: 20)), value: Self.bytes(i, count: 70)) }
+        let entries = (0..<500).map { i in
+            (key: Keccak256.hash(Self.bytes(i, count: 20)), value: Self.bytes(i, count: 70))
+        }
         var built = PatriciaTrie(entries: entries)
         var inserted = PatriciaTrie()
         for (key, value) in entries { inserted.set(key, value) }

@@ -26,14 +26,16 @@ func fundedLedger(_ senders: [Address]) -> Ledger {
     config.gasLimit = 300_000_000
     config.transactionGasCap = nil
     config.poolLimitTotal = 1_000_000
-    var ledger = Ledger(config: config, genesis: senders.map { GenesisAccount(address: $0, balance: UInt256(1) << 100) })
+    var ledger = Ledger(
+        config: config, genesis: senders.map { GenesisAccount(address: $0, balance: UInt256(1) << 100) })
     ledger.miningMode = .manual
     return ledger
 }
 
 func transfers(_ senders: [Address]) -> [LedgerTransaction] {
     senders.enumerated().map { salt, sender in
-        let hash = Keccak256.hash(sender.bytes + [0, UInt8(truncatingIfNeeded: salt), UInt8(truncatingIfNeeded: salt >> 8)])
+        let hash = Keccak256.hash(
+            sender.bytes + [0, UInt8(truncatingIfNeeded: salt), UInt8(truncatingIfNeeded: salt >> 8)])
         return LedgerTransaction(
             type: 2, chainID: 11_155_111, nonce: 0, gasLimit: 21_000, maxFeePerGas: UInt256(100_000_000_000 as UInt64),
             maxPriorityFeePerGas: UInt256(1_000_000_000 as UInt64), to: recipient, value: UInt256(1), hash: hash,
@@ -64,7 +66,8 @@ func millionAccounts() -> [GenesisAccount] {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write("usage: LedgerProfile build|apply N | create|reopen|revert DIR\n".data(using: .utf8)!)
+    FileHandle.standardError.write(
+        "usage: LedgerProfile build|apply N | create|reopen|revert DIR\n".data(using: .utf8)!)
     exit(2)
 }
 let clock = ContinuousClock()
@@ -84,16 +87,22 @@ case "build", "apply":
         (wall, cpu) = (wall + [clock.now - start], cpu + [cpuTime() - startCPU])
         precondition(blocks[0].transactions.count == 10_000)
     }
-    print("\(arguments[1]) 10,000 transfers: \(rounds) rounds, CPU min \(cpu.min()!) median \(cpu.sorted()[rounds / 2]), wall min \(wall.min()!)")
+    print(
+        "\(arguments[1]) 10,000 transfers: \(rounds) rounds, CPU min \(cpu.min()!) median \(cpu.sorted()[rounds / 2]), wall min \(wall.min()!)"
+    )
 case "create":
-    _ = try PersistentLedger.open(config: ChainConfig(), genesis: millionAccounts(), store: LevelDBStore(path: arguments[2]))
+    _ = try PersistentLedger.open(
+        config: ChainConfig(), genesis: millionAccounts(), store: LevelDBStore(path: arguments[2]))
     print("created 1,000,000 accounts in \(arguments[2]); peak RSS \(peakRSSMegabytes()) MB")
 case "reopen":
     let (start, startCPU) = (clock.now, cpuTime())
-    let reopened = try PersistentLedger.open(config: ChainConfig(), genesis: [], store: LevelDBStore(path: arguments[2]))
+    let reopened = try PersistentLedger.open(
+        config: ChainConfig(), genesis: [], store: LevelDBStore(path: arguments[2]))
     let (elapsed, elapsedCPU) = (clock.now - start, cpuTime() - startCPU)
     precondition(reopened.ledger.addresses.count == 1_000_000)
-    print("reopened 1,000,000 accounts in \(elapsed) (CPU \(elapsedCPU)); peak RSS \(String(format: "%.0f", peakRSSMegabytes())) MB")
+    print(
+        "reopened 1,000,000 accounts in \(elapsed) (CPU \(elapsedCPU)); peak RSS \(String(format: "%.0f", peakRSSMegabytes())) MB"
+    )
 case "revert":
     let keys = senders().prefix(64)
     var config = ChainConfig()
@@ -105,27 +114,37 @@ case "revert":
     func transfer(_ ledger: inout Ledger, _ i: Int) throws(LedgerError) {
         let sender = keys[keys.startIndex + i % keys.count]
         let nonce = ledger.account(sender).nonce
-        let hash = Keccak256.hash(sender.bytes + [UInt8(truncatingIfNeeded: i), UInt8(truncatingIfNeeded: i >> 8), UInt8(truncatingIfNeeded: i >> 16)])
+        let hash = Keccak256.hash(
+            sender.bytes + [
+                UInt8(truncatingIfNeeded: i), UInt8(truncatingIfNeeded: i >> 8), UInt8(truncatingIfNeeded: i >> 16),
+            ])
         _ = try ledger.submit(
             LedgerTransaction(
                 type: 2, chainID: config.chainID, nonce: nonce, gasLimit: 21_000,
-                maxFeePerGas: UInt256(100_000_000_000 as UInt64), maxPriorityFeePerGas: UInt256(1_000_000_000 as UInt64),
+                maxFeePerGas: UInt256(100_000_000_000 as UInt64),
+                maxPriorityFeePerGas: UInt256(1_000_000_000 as UInt64),
                 to: recipient, value: UInt256(1), hash: hash, sender: sender, encoding: [2] + hash),
             now: now)
         _ = try ledger.mine(now: now)
     }
-    for i in 0..<10_000 { try persistent.perform { (ledger: inout Ledger) throws(LedgerError) in try transfer(&ledger, i) } }
+    for i in 0..<10_000 {
+        try persistent.perform { (ledger: inout Ledger) throws(LedgerError) in try transfer(&ledger, i) }
+    }
     var reverts: [Duration] = []
     for i in 0..<100 {
         let id = persistent.perform { (ledger: inout Ledger) -> UInt64 in ledger.snapshot() }
         try persistent.perform { (ledger: inout Ledger) throws(LedgerError) in try transfer(&ledger, 10_000 + i) }
         let start = cpuTime()
-        let reverted = try persistent.perform { (ledger: inout Ledger) throws(LedgerError) -> Bool in try ledger.revert(to: id) }
+        let reverted = try persistent.perform { (ledger: inout Ledger) throws(LedgerError) -> Bool in
+            try ledger.revert(to: id)
+        }
         reverts.append(cpuTime() - start)
         precondition(reverted && persistent.ledger.blockNumber == 10_000)
     }
     reverts.sort()
-    print("evm_revert over one block at height 10,000 with LevelDB, CPU: median \(reverts[50]), min \(reverts[0]), max \(reverts[99])")
+    print(
+        "evm_revert over one block at height 10,000 with LevelDB, CPU: median \(reverts[50]), min \(reverts[0]), max \(reverts[99])"
+    )
 default:
     FileHandle.standardError.write("unknown workload \(arguments[1])\n".data(using: .utf8)!)
     exit(2)
