@@ -284,3 +284,28 @@ package.targets.append(contentsOf: [
     .testTarget(name: "FuzzReproducerTests", dependencies: ["FuzzHarnesses"]),
 ])
 // MARK: - End of fuzzing block
+
+// MARK: - A chain that lives (issue 20): provider faults and ambient traffic, pure and seeded
+package.targets.append(contentsOf: [
+    // SplitMix64 and exact-arithmetic helpers: the same seed replays the same schedule on every platform.
+    .target(name: "SeededRandom"),
+    // Provider fault shapes (byte for byte) and their seeded schedule; no HTTP (the server's middleware applies it).
+    .target(name: "ProviderFaults", dependencies: ["JSONCoding", "SeededRandom"]),
+    .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
+    // Other users' transactions per block for a fee profile, and the fee market they make (pure, seeded).
+    .target(name: "AmbientTraffic", dependencies: ["EthereumTypes", "EthereumLedger", "SeededRandom"]),
+    .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
+])
+for target in package.targets where target.name == "SandnetServer" { target.dependencies.append("ProviderFaults") }
+for target in package.targets where target.name == "SandnetServerTests" { target.dependencies.append("ProviderFaults") }
+for target in package.targets where target.name == "SandnetCLI" {
+    target.dependencies.append(contentsOf: ["ProviderFaults", "AmbientTraffic"])
+}
+for target in package.targets where target.name == "SandnetServerTests" {
+    target.dependencies.append(.product(name: "Hummingbird", package: "hummingbird"))
+}
+for target in package.targets where ["EthereumNode", "EthereumRPC", "EthereumNodeTests"].contains(target.name) {
+    target.dependencies.append("AmbientTraffic")
+}
+for target in package.targets where target.name == "EthereumNode" { target.dependencies.append("SeededRandom") }
+// MARK: - End of living-chain block

@@ -264,8 +264,22 @@ public struct Ledger: Sendable {
         }
         let sender = account(tx.sender)
         if tx.nonce < sender.nonce { throw .nonceTooLow(next: sender.nonce, got: tx.nonce) }
-        guard let cost = tx.maximumCost else { throw .insufficientFunds(balance: sender.balance, cost: .max) }
-        if sender.balance < cost { throw .insufficientFunds(balance: sender.balance, cost: cost) }
+        // geth's ValidateTransactionWithState: the cost alone, then with the sender's pending transactions (exact
+        // amounts, as its big.Int texts print them); the replacement's fee bump is checked after (legacypool.add).
+        let balance = WideAmount(sender.balance)
+        let cost = tx.exactCost
+        if balance < cost { throw .insufficientFunds(balance: sender.balance, cost: cost) }
+        let spent = state.pool.pendingExpenditure(tx.sender, accountNonce: sender.nonce)
+        if let previous = state.pool.pendingCost(tx.sender, nonce: tx.nonce, accountNonce: sender.nonce) {
+            let negative = cost < previous
+            let bump = negative ? previous - cost : cost - previous
+            let need = negative ? spent - bump : spent + bump
+            if balance < need {
+                throw .insufficientFundsBumped(balance: sender.balance, queued: spent, bump: bump, bumpIsNegative: negative)
+            }
+        } else if balance < spent + cost {
+            throw .insufficientFundsQueued(balance: sender.balance, queued: spent, cost: cost)
+        }
         if let old = state.pool.existing(sender: tx.sender, nonce: tx.nonce) {
             let feeThreshold = FeeMarket.scaled(old.maxFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
             let tipThreshold = FeeMarket.scaled(old.maxPriorityFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
@@ -274,11 +288,6 @@ public struct Ledger: Sendable {
             {
                 throw .replacementUnderpriced
             }
-        }
-        let queued = state.pool.committedCost(tx.sender, excludingNonce: tx.nonce)
-        let (need, overflow) = queued.addingReportingOverflow(cost)
-        if overflow || sender.balance < need {
-            throw .insufficientFunds(balance: sender.balance, cost: overflow ? .max : need)
         }
     }
 
@@ -338,6 +347,22 @@ public struct Ledger: Sendable {
             mined.append(try seal(now: now))
         }
         return mined
+    }
+
+    /// The pending state, as geth's miner builds its pending block: the pool's executable transactions applied to
+    /// a copy of this ledger and sealed as the next block (real roots, receipts and size). The copy does no I/O
+    /// and keeps no snapshots or journal; the caller reads it and lets it go.
+    public func pendingState(now: UInt64) -> (ledger: Ledger, block: Block) {
+        var copy = self
+        copy.snapshots = []
+        copy.journal = []
+        copy.changeOpen = false
+        copy.collapsible = nil
+        let block: Block
+        do { block = try copy.seal(now: now) } catch {
+            preconditionFailure("sealing a copy does no I/O and cannot fail: \(error)")
+        }
+        return (copy, block)
     }
 
     /// The timestamp the next block will get.

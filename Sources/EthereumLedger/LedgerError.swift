@@ -5,7 +5,13 @@ import EthereumTypes
 /// libraries (viem, ethers, web3swift) match on it.
 public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     case nonceTooLow(next: UInt64, got: UInt64)
-    case insufficientFunds(balance: UInt256, cost: UInt256)
+    /// The balance does not cover the transaction's cost (exact: it may pass 2^256).
+    case insufficientFunds(balance: UInt256, cost: WideAmount)
+    /// The balance covers the transaction but not with the sender's pending transactions' costs (`queued`).
+    case insufficientFundsQueued(balance: UInt256, queued: WideAmount, cost: WideAmount)
+    /// A replacement: the pending costs plus the difference to the replaced transaction's cost (`bump`, negative
+    /// when the replacement costs less) exceed the balance.
+    case insufficientFundsBumped(balance: UInt256, queued: WideAmount, bump: WideAmount, bumpIsNegative: Bool)
     case intrinsicGasTooLow(gas: UInt64, needed: UInt64)
     case floorDataGasTooLow(gas: UInt64, needed: UInt64)
     case feeCapBelowBaseFee(sender: Address, maxFee: UInt256, baseFee: UInt256)
@@ -16,6 +22,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     case gasLimitTooHigh(cap: UInt64, gas: UInt64)
     case wrongChainID(have: UInt64, want: UInt64)
     case invalidSender(String)
+    /// A tip below the pool's minimum (geth's `ErrTxGasPriceTooLow`).
     case underpriced(tip: UInt256, minimum: UInt256)
     case poolFull
     case nonceMax
@@ -47,7 +54,15 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .nonceTooLow(let next, let got): return "nonce too low: next nonce \(next), tx nonce \(got)"
         case .insufficientFunds(let balance, let cost):
-            return "insufficient funds for gas * price + value: balance \(balance), tx cost \(cost), overshot \(cost - balance)"
+            return "insufficient funds for gas * price + value: balance \(balance), tx cost \(cost), overshot "
+                + "\(cost - WideAmount(balance))"
+        case .insufficientFundsQueued(let balance, let queued, let cost):
+            return "insufficient funds for gas * price + value: balance \(balance), queued cost \(queued), tx cost \(cost), "
+                + "overshot \(queued + cost - WideAmount(balance))"
+        case .insufficientFundsBumped(let balance, let queued, let bump, let negative):
+            let need = negative ? queued - bump : queued + bump
+            return "insufficient funds for gas * price + value: balance \(balance), queued cost \(queued), tx bumped "
+                + "\(negative ? "-" : "")\(bump), overshot \(need - WideAmount(balance))"
         case .intrinsicGasTooLow(let gas, let needed): return "intrinsic gas too low: gas \(gas), minimum needed \(needed)"
         case .floorDataGasTooLow(let gas, let needed):
             return "insufficient gas for floor data gas cost: gas \(gas), minimum needed \(needed)"
@@ -62,7 +77,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid sender: invalid chain id for signer: have \(have) want \(want)"
         case .invalidSender(let why): return why.isEmpty ? "invalid sender" : "invalid sender: \(why)"
         case .underpriced(let tip, let minimum):
-            return "transaction underpriced: gas tip cap \(tip), minimum needed \(minimum)"
+            return "transaction gas price below minimum: gas tip cap \(tip), minimum needed \(minimum)"
         case .poolFull: return "txpool is full"
         case .nonceMax: return "nonce has max value"
         case .unknownTransaction: return "transaction not found"

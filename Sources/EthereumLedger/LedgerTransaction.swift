@@ -87,6 +87,9 @@ public struct LedgerTransaction: Sendable, Equatable {
     }
 
     /// gasLimit × maxFee + value, or nil on overflow (geth's `tx.Cost()`).
+    /// gasLimit × maxFee + value exactly, as geth's `tx.Cost()` (a `big.Int`).
+    public var exactCost: WideAmount { WideAmount(gasLimit, times: maxFeePerGas, plus: value) }
+
     public var maximumCost: UInt256? {
         let (gasCost, o1) = UInt256(gasLimit).multipliedReportingOverflow(by: maxFeePerGas)
         let (total, o2) = gasCost.addingReportingOverflow(value)

@@ -47,14 +47,23 @@ public struct TransactionPool: Sendable {
         return n
     }
 
-    /// Sum of gasLimit × maxFee + value over the sender's pool transactions, except `excludingNonce`.
-    func committedCost(_ sender: Address, excludingNonce: UInt64) -> UInt256 {
-        var total = UInt256.zero
-        for (nonce, entry) in bySender[sender] ?? [:] where nonce != excludingNonce {
-            let (sum, overflow) = total.addingReportingOverflow(entry.transaction.maximumCost ?? .max)
-            total = overflow ? .max : sum
+    /// geth's `ExistingExpenditure`: Σ gasLimit × maxFee + value over the sender's pending transactions (the
+    /// consecutive run from the account nonce), exactly (it may pass 2^256).
+    func pendingExpenditure(_ sender: Address, accountNonce: UInt64) -> WideAmount {
+        guard let txs = bySender[sender] else { return .zero }
+        var total = WideAmount.zero
+        var n = accountNonce
+        while let entry = txs[n] {
+            total = total + entry.transaction.exactCost
+            n += 1
         }
         return total
+    }
+
+    /// geth's `ExistingCost`: the cost of the sender's pending transaction at `nonce`, nil when none is pending there.
+    func pendingCost(_ sender: Address, nonce: UInt64, accountNonce: UInt64) -> WideAmount? {
+        guard nonce >= accountNonce, nonce < pendingNonce(sender, accountNonce: accountNonce) else { return nil }
+        return bySender[sender]?[nonce]?.transaction.exactCost
     }
 
     /// The one place slots change.

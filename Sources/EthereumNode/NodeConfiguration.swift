@@ -11,6 +11,11 @@ public struct NodeConfiguration: Sendable {
     /// Balance of each dev account, in wei (10,000 ETH).
     public var accountBalance = UInt256(10_000 as UInt64) * UInt256(1_000_000_000_000_000_000 as UInt64)
     public var miningMode: MiningMode = .automatic
+    /// With automine: a block every this many seconds when nothing else was mined (Hardhat's automine + interval),
+    /// so clients waiting for confirmations see blocks keep coming. nil: none (the library's default).
+    public var emptyBlockInterval: UInt64?
+    /// Other users' traffic and its fee profile (`dev`, none, by default).
+    public var ambient = AmbientConfiguration()
     /// Faucet payout per claim (1 ETH, as chainflag/eth-faucet).
     public var faucetAmount = UInt256(1_000_000_000_000_000_000 as UInt64)
     /// Faucet balance at genesis (1,000,000 ETH).

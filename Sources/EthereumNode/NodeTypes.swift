@@ -134,15 +134,13 @@ public struct TransactionLookup: Sendable {
     public var index: Int?
 }
 
-/// The block the pool's executable transactions would make next (the `pending` tag).
+/// The block the pool's executable transactions make next (the `pending` tag): sealed on a copy of the ledger
+/// (``Ledger/pendingState(now:)``), so its roots, receipts and size are real; clients are shown no hash, nonce or
+/// miner, as geth shows its pending block.
 public struct PendingBlock: Sendable {
-    /// The current head, whose header fields the pending block shows where it has none of its own.
-    public var head: Block
-    public var number: UInt64
-    public var baseFeePerGas: UInt256
-    public var timestamp: UInt64
-    public var gasUsed: UInt64
-    public var transactions: [LedgerTransaction]
+    public var block: Block
+    public var number: UInt64 { block.number }
+    public var transactions: [LedgerTransaction] { block.transactions }
 }
 
 /// A block as a `…ByNumber` method finds it: a sealed block, or the pending one.

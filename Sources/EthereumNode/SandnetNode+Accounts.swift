@@ -17,6 +17,14 @@ extension SandnetNode {
         try sendFromKey(try key(for: from), from: from, request: request)
     }
 
+    /// eth_signTransaction: the transaction eth_sendTransaction would send (nonce, gas and fees filled in the same
+    /// way), signed by the sender's key and not submitted.
+    ///
+    /// - Returns: the signed transaction in the node's form (its EIP-2718 encoding is `encoding`).
+    public func signTransaction(_ request: TransactionRequest, from: Address) throws -> LedgerTransaction {
+        Self.ledgerTransaction(try signFromKey(try key(for: from), from: from, request: request), sender: from)
+    }
+
     /// eth_sign and personal_sign: an EIP-191 signature (65 bytes) by a key the node holds.
     public func signPersonalMessage(_ message: [UInt8], address: Address) throws -> [UInt8] {
         try PersonalMessage.sign(message, privateKey: try key(for: address)).bytes

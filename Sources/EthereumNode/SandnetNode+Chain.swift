@@ -106,12 +106,19 @@ extension SandnetNode {
 
     // MARK: State
 
-    /// The balance of `address` at a block (default latest; `pending` reads the head).
+    /// The balance of `address` at a block (default latest; `pending`: after the pending block).
     public func balance(of address: Address, at block: BlockSelector? = nil) throws(NodeError) -> UInt256 {
-        try withLedger { (chain) throws(NodeError) in chain.account(address, atBlock: try Self.stateBlock(block, chain)).balance }
+        try withLedger { (chain) throws(NodeError) in try account(address, at: block, chain).balance }
     }
 
-    /// The nonce of `address` at a block; `pending` counts the pool's transactions too.
+    /// The account at a block; `pending` reads the pending state (the executable pool applied to the head).
+    func account(_ address: Address, at block: BlockSelector?, _ chain: Ledger) throws(NodeError) -> Account {
+        if case .pending? = block { return chain.pendingState(now: clock()).ledger.account(address) }
+        return chain.account(address, atBlock: try Self.stateBlock(block, chain))
+    }
+
+    /// The nonce of `address` at a block; `pending` is the pool's next nonce (geth's `GetPoolNonce`: the sender's
+    /// consecutive pool transactions counted, including those the pending block cannot take yet).
     public func transactionCount(of address: Address, at block: BlockSelector? = nil) throws(NodeError) -> UInt64 {
         try withLedger { (chain) throws(NodeError) in
             if case .pending? = block { return chain.pendingNonce(address) }
@@ -120,7 +127,7 @@ extension SandnetNode {
     }
 
     public func code(at address: Address, block: BlockSelector? = nil) throws(NodeError) -> [UInt8] {
-        try withLedger { (chain) throws(NodeError) in chain.account(address, atBlock: try Self.stateBlock(block, chain)).code }
+        try withLedger { (chain) throws(NodeError) in try account(address, at: block, chain).code }
     }
 
     /// The 32-byte value of storage slot `key` of `address` (native tokens keep their state there; anything else
@@ -201,7 +208,7 @@ extension SandnetNode {
     /// The block a selector names: a sealed block, the pending block, or nil when the chain has none.
     public func block(_ selector: BlockSelector) -> BlockView? {
         withLedger { chain in
-            if case .pending = selector { return .pending(pendingBlock(chain)) }
+            if case .pending = selector { return .pending(PendingBlock(block: chain.pendingState(now: clock()).block)) }
             guard let n = Self.resolve(selector, chain), let block = chain.block(number: n) else { return nil }
             return .sealed(block)
         }
@@ -209,10 +216,10 @@ extension SandnetNode {
 
     public func block(hash: [UInt8]) -> Block? { withLedger { $0.block(hash: hash) } }
 
-    /// Transactions in the block a selector names (the pool's count for `pending`); nil when the chain has none.
+    /// Transactions in the block a selector names (the pending block's for `pending`); nil when the chain has none.
     public func transactionCount(inBlock selector: BlockSelector) -> Int? {
         withLedger { chain in
-            if case .pending = selector { return chain.pool.count }
+            if case .pending = selector { return chain.pendingState(now: clock()).block.transactions.count }
             guard let n = Self.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
             return b.transactions.count
         }
@@ -221,13 +228,6 @@ extension SandnetNode {
     /// Whether the chain has the block a selector names (uncle counts answer null otherwise).
     public func hasBlock(_ selector: BlockSelector) -> Bool { withLedger { Self.resolve(selector, $0) != nil } }
 
-    func pendingBlock(_ chain: Ledger) -> PendingBlock {
-        let txs = chain.pool.executable(baseFee: chain.nextBaseFee) { chain.account($0).nonce }
-        return PendingBlock(
-            head: chain.head, number: chain.head.number + 1, baseFeePerGas: chain.nextBaseFee,
-            timestamp: chain.nextBlockTimestamp(now: clock()), gasUsed: txs.reduce(UInt64(0)) { $0 + $1.gasUsed },
-            transactions: txs)
-    }
 
     // MARK: Transactions
 
@@ -246,6 +246,8 @@ extension SandnetNode {
             let block: Block?
             if case .hash(let hash) = selector {
                 block = chain.block(hash: hash)
+            } else if case .pending = selector {
+                block = chain.pendingState(now: clock()).block
             } else {
                 block = Self.resolve(selector, chain).flatMap { chain.block(number: $0) }
             }
@@ -258,9 +260,13 @@ extension SandnetNode {
         withLedger { $0.receipt(hash).map { ($0.0, $0.1) } }
     }
 
-    /// The receipts of the block a selector names; nil when the chain has none.
+    /// The receipts of the block a selector names (`pending`: the pending block's); nil when the chain has none.
     public func receipts(inBlock selector: BlockSelector) -> (receipts: [Receipt], block: Block)? {
         withLedger { chain in
+            if case .pending = selector {
+                let block = chain.pendingState(now: clock()).block
+                return (block.receipts, block)
+            }
             guard let n = Self.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
             return (b.receipts, b)
         }

@@ -21,6 +21,11 @@ extension SandnetNode {
     public func mine(blocks count: UInt64 = 1, interval: UInt64? = nil) throws {
         let count = try blockCount(count)
         let now = clock()
+        defer { releaseHeld() }
+        if feeProfile != .dev {
+            _ = try mineWithTraffic(blocks: count, now: now, interval: interval)
+            return
+        }
         publish(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
     }
 
@@ -72,12 +77,13 @@ extension SandnetNode {
         try withLedger { try $0.setNextTimestamp(timestamp) }
     }
 
-    /// evm_setAutomine: turning it on mines what waits in the pool.
+    /// evm_setAutomine: turning it on mines the pool's executable transactions, as automatic mining would; queued
+    /// ones (a nonce gap, a fee cap below the base fee) wait and no empty block is mined for them.
     public func setAutomine(_ on: Bool) throws {
         let now = clock()
         let blocks = try withLedger { chain -> [Block] in
             chain.miningMode = on ? .automatic : .manual
-            return on ? try chain.mine(blocks: chain.pool.count > 0 ? 1 : 0, now: now) : []
+            return on ? try chain.mineExecutable(now: now) : []
         }
         publish(blocks)
     }

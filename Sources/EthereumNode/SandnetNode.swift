@@ -32,6 +32,10 @@ public final class SandnetNode: Sendable {
     let faucetLimiter = Mutex(FaucetLimiter())
     /// Serialises automatic mining so concurrent submissions batch into one block.
     let minerTurn = Mutex(())
+    /// Other users' traffic (``AmbientConfiguration``).
+    let ambient: Mutex<AmbientState>
+    /// Chain conditions (``ChainConditions``) and the transactions they hold back.
+    let conditionState = Mutex(ConditionState())
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -41,6 +45,7 @@ public final class SandnetNode: Sendable {
         self.configuration = configuration
         self.clock = clock
         filters = Mutex(FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
+        ambient = Mutex(AmbientState(configuration.ambient))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
@@ -141,7 +146,9 @@ public final class SandnetNode: Sendable {
     /// eth_sendRawTransaction: decodes, validates and submits a signed transaction; returns its hash.
     @discardableResult
     public func submit(raw: [UInt8]) throws -> [UInt8] {
+        releaseHeld()
         let tx = try ledgerTransaction(raw: raw)
+        if try divert(tx) { return tx.hash }  // dropped or delayed (``ChainConditions``)
         return try submit(tx)
     }
 
@@ -171,6 +178,11 @@ public final class SandnetNode: Sendable {
     func sendFromKey(
         _ key: [UInt8], from: Address, request: TransactionRequest
     ) throws -> [UInt8] {
+        try submit(Self.ledgerTransaction(try signFromKey(key, from: from, request: request), sender: from))
+    }
+
+    /// Fills in the nonce (pending), gas and fees as eth_sendTransaction does and signs with `key`.
+    func signFromKey(_ key: [UInt8], from: Address, request: TransactionRequest) throws -> SignedTransaction {
         let (nonce, baseFee, tip) = withLedger { chain in
             (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
         }
@@ -200,8 +212,7 @@ public final class SandnetNode: Sendable {
                     maxFeePerGas: maxFee, gas: gas, to: request.to, value: request.value, data: request.data,
                     accessList: request.accessList))
         }
-        let signed = try transaction.signed(privateKey: key)
-        return try submit(Self.ledgerTransaction(signed, sender: from))
+        return try transaction.signed(privateKey: key)
     }
 
     /// Flushes the pool and head to disk (clean shutdown).
@@ -209,11 +220,13 @@ public final class SandnetNode: Sendable {
         try ledger.withLock { try $0.flush() }
     }
 
-    /// Interval mining tick: mines a block if one is due.
-    public func tick() {
-        let now = clock()
-        let blocks = (try? withLedger { try $0.mineDue(now: now) }) ?? []
-        publish(blocks)
+    /// Timer tick: mines a block if one is due (interval mining, or automine's empty-block interval), with other
+    /// users' transactions for it. Returns the blocks mined.
+    @discardableResult
+    public func tick() -> [Block] {
+        let blocks = (try? mineTimerBlock(now: clock())) ?? []
+        if !blocks.isEmpty { afterTimerBlock() }
+        return blocks
     }
 
     public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }

@@ -65,12 +65,12 @@ enum EthRPC {
         }
         d.register("eth_call") { p in
             try p.atMost(3)
-            let request = try p.required(0, TransactionRequest.init(json:))
+            let request = try Arg.request(p)
             return Format.data(try node.call(request, at: try p.optional(1, Arg.block)))
         }
         d.register("eth_estimateGas") { p in
             try p.atMost(3)
-            let request = try p.required(0, TransactionRequest.init(json:))
+            let request = try Arg.request(p)
             return Format.q(try node.estimateGas(request))
         }
     }
@@ -82,9 +82,28 @@ enum EthRPC {
         }
         d.register("eth_sendTransaction") { p in
             try p.atMost(1)
-            let request = try p.required(0, TransactionRequest.init(json:))
+            let request = try Arg.request(p)
             guard let from = request.from else { throw RPCError.invalidParams("missing from") }
             return Format.data(try node.sendTransaction(request, from: from))
+        }
+        d.register("eth_signTransaction") { p in
+            try p.atMost(1)
+            let request = try Arg.request(p)
+            guard let from = request.from else { throw RPCError.invalidParams("missing from") }
+            let signed = try node.signTransaction(request, from: from)
+            return .object([("raw", Format.data(signed.encoding)), ("tx", Format.signedTransaction(signed))])
+        }
+        d.register("eth_getRawTransactionByBlockNumberAndIndex") { p in
+            try p.atMost(2)
+            let selector = try p.required(0, Arg.block)
+            let index = try p.required(1, Arg.quantity)
+            return node.transaction(inBlock: selector, index: index).map { Format.data($0.transaction.encoding) } ?? .null
+        }
+        d.register("eth_getRawTransactionByBlockHashAndIndex") { p in
+            try p.atMost(2)
+            let hash = try p.required(0, Arg.hash)
+            let index = try p.required(1, Arg.quantity)
+            return node.transaction(inBlock: .hash(hash), index: index).map { Format.data($0.transaction.encoding) } ?? .null
         }
         d.register("eth_getRawTransactionByHash") { p in
             let hash = try p.required(0, Arg.hash)

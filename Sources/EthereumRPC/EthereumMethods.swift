@@ -12,7 +12,10 @@ public enum EthereumMethods {
         EthRPC.register(node, into: &d)
         TxPoolRPC.register(node, into: &d)
         SandnetRPC.register(node, into: &d)
-        if node.configuration.devMethodsEnabled { DevRPC.register(node, into: &d) }
+        if node.configuration.devMethodsEnabled {
+            DevRPC.register(node, into: &d)
+            LivingChainRPC.register(node, into: &d)
+        }
         return d.methods
     }
 

@@ -103,6 +103,21 @@ enum Arg {
     }
 }
 
+extension Arg {
+    /// The transaction object at `index` (eth_call, eth_estimateGas, eth_sendTransaction, eth_signTransaction).
+    /// Sandnet takes types 0, 1 and 2; another type, an EIP-7702 authorization list or EIP-4844 blobs are refused as
+    /// eth_sendRawTransaction refuses those types: geth's -32000 `transaction type not supported`.
+    static func request(_ p: RPCParams, _ index: Int = 0) throws -> TransactionRequest {
+        let request = try p.required(index, TransactionRequest.init(json:))
+        let object = p[index]
+        if let type = request.type, type > 2 { throw RPCError.server("transaction type not supported") }
+        for field in ["authorizationList", "blobVersionedHashes", "blobs"] where !(object?[field]?.isNull ?? true) {
+            throw RPCError.server("transaction type not supported")
+        }
+        return request
+    }
+}
+
 extension TransactionRequest {
     /// A transaction object as eth_call / eth_estimateGas / eth_sendTransaction receive it, read as geth reads
     /// `TransactionArgs`. Unknown keys (web3swift's `chainID`) are ignored; `input` and `data` are both accepted; a
@@ -125,7 +140,8 @@ extension TransactionRequest {
         }
         self.data = input ?? data ?? []
         nonce = try v["nonce"].flatMap { $0.isNull ? nil : try Arg.quantity($0) }
-        type = try v["type"].flatMap { $0.isNull ? nil : try Arg.quantity($0) }
+        // The type as a number (web3.py's modify_transaction sends `2`) or a quantity (checked in `Arg.request`).
+        type = try v["type"].flatMap { $0.isNull ? nil : try Arg.number($0) }
         if let list = v["accessList"]?.arrayValue {
             accessList = try list.map { item in
                 AccessListEntry(

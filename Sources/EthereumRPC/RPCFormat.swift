@@ -58,6 +58,16 @@ enum Format {
         return .object(m)
     }
 
+    /// A signed transaction as geth marshals `types.Transaction` (eth_signTransaction's `tx`): its own fields and
+    /// hash, nothing about a block or sender.
+    static func signedTransaction(_ tx: LedgerTransaction) -> JSON {
+        guard case .object(let members) = transaction(tx, block: nil, index: nil, baseFee: nil) else {
+            preconditionFailure("a transaction is an object")
+        }
+        let dropped: Set<String> = ["blockHash", "blockNumber", "blockTimestamp", "from", "transactionIndex", "data"]
+        return .object(members.filter { key, _ in !dropped.contains(key) && !(key == "gasPrice" && tx.type == 2) })
+    }
+
     static func receipt(_ r: Receipt, block: Block) -> JSON {
         .object([
             ("blockHash", data(block.hash)),
@@ -171,25 +181,11 @@ extension Format {
         return .object(members)
     }
 
-    /// The `pending` block: the head's header fields where it has none of its own, no hash, nonce or miner.
+    /// The `pending` block as geth shows it (`RPCMarshalBlock`, then hash, nonce and miner set to null): the block
+    /// sealed on a copy of the ledger, its transactions with their pending block and index.
     static func pendingBlock(_ pending: PendingBlock, full: Bool) -> JSON {
-        var members = header(pending.head).filter { !["hash", "nonce", "miner"].contains($0.0) }
-        members = members.map { key, value in
-            switch key {
-            case "number": return (key, q(pending.number))
-            case "parentHash": return (key, data(pending.head.hash))
-            case "baseFeePerGas": return (key, q(pending.baseFeePerGas))
-            case "timestamp": return (key, q(pending.timestamp))
-            case "gasUsed": return (key, q(pending.gasUsed))
-            default: return (key, value)
-            }
-        }
-        members += [("hash", .null), ("nonce", .null), ("miner", .null), ("size", q(UInt64(0)))]
-        members.append(("transactions", .array(pending.transactions.map {
-            full ? transaction($0, block: nil, index: nil, baseFee: pending.baseFeePerGas) : data($0.hash)
-        })))
-        members += [("uncles", .array([])), ("withdrawals", .array([]))]
-        return .object(members)
+        guard case .object(let members) = block(pending.block, full: full) else { preconditionFailure("a block is an object") }
+        return .object(members.map { key, value in ["hash", "nonce", "miner"].contains(key) ? (key, .null) : (key, value) })
     }
 
     static func block(_ view: BlockView, full: Bool) -> JSON {

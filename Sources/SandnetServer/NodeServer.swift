@@ -9,6 +9,7 @@ import JSONRPC
 import Logging
 import NIOCore
 import EthereumNode
+import ProviderFaults
 import ServiceLifecycle
 import Synchronization
 
@@ -43,6 +44,9 @@ public struct ServerConfiguration: Sendable {
     public var debugEcho = false
     /// Threads that run calls into the node (``NodeExecutor``), off Swift's cooperative pool.
     public var nodeThreads = 32
+    /// Provider faults injected on the JSON-RPC paths from the start (README, "Provider faults"); changed at run
+    /// time with `sandnet_setFaults`. Empty: none.
+    public var faults = FaultSchedule()
 
     public init() {}
 }
@@ -63,6 +67,8 @@ public final class NodeServer: Sendable {
     let portReady = AsyncStream<Int>.makeStream()
     /// Where calls into the node run (started and stopped by ``run(handleSignals:)``).
     let executor: NodeExecutor
+    /// The live provider-fault schedule (``ServerConfiguration/faults`` at start).
+    public let faults: FaultController
 
     public init(
         network: DevelopmentNetwork, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil
@@ -70,6 +76,7 @@ public final class NodeServer: Sendable {
         self.network = network
         self.configuration = configuration
         executor = NodeExecutor(threads: configuration.nodeThreads)
+        faults = FaultController(configuration.faults)
         var l = logger ?? Logger(label: "sandnet")
         if logger == nil { l.logLevel = .warning }
         self.logger = l
@@ -100,8 +107,10 @@ public final class NodeServer: Sendable {
         if configuration.cors {
             router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .contentType, .origin, .authorization], allowMethods: [.get, .post, .options]))
         }
+        router.add(middleware: ProviderFaultMiddleware(controller: faults, bodyLimit: configuration.maxRequestBytes))
         let node = self.node
         var dispatcher = network.dispatcher
+        for (name, method) in faults.methods { dispatcher.register(name, method) }
         dispatcher.batchLimit = configuration.batchLimit
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
@@ -131,6 +140,10 @@ public final class NodeServer: Sendable {
         }
         router.post("/", use: rpc)
         router.post("/rpc", use: rpc)
+        // Provider-style key URLs (Infura's /v3/KEY, Alchemy's /v2/KEY), so that a wallet's own path can carry
+        // faults while `/` stays reliable.
+        router.post("/v3/:key", use: rpc)
+        router.post("/v2/:key", use: rpc)
         router.get("/health") { _, _ in "ok" }
         if configuration.debugEcho {
             // Load-test baseline: the cheapest JSON route this server framework can serve (Benchmarks/load).
@@ -168,14 +181,17 @@ public final class NodeServer: Sendable {
             replyLimit: configuration.webSocketQueueLimit, replyByteLimit: configuration.webSocketQueueBytes,
             notificationLimit: configuration.webSocketQueueLimit)
         let logger = self.logger
+        let faults = self.faults
         for path in ["/", "/ws"] {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
             } onUpgrade: { [dispatcher] inbound, outbound, context in
                 let client = RPCClient(address: context.requestContext.remoteAddress?.ipAddress)
-                let session = WebSocketSession(
+                var session = WebSocketSession(
                     node: node, dispatcher: dispatcher, executor: executor, quick: quick, limits: queueLimits,
                     logger: logger, client: client)
+                session.faults = faults
+                session.path = path
                 try await session.run(
                     inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }
@@ -268,14 +284,18 @@ public final class NodeServer: Sendable {
     }
 }
 
-/// Mines due blocks in interval mode (a 100 ms tick; blocks keep their exact spacing).
+/// Mines due blocks in interval mode and automine's empty-block interval (a 100 ms tick; blocks keep their exact
+/// spacing).
 struct MiningService: Service {
     let node: SandnetNode
     let executor: NodeExecutor
 
     func run() async throws {
         while !Task.isCancelledOrShuttingDown {
-            if case .interval = node.miningMode { try? await executor.run { [node] in node.tick() } }
+            // Interval mining, or automine's empty-block interval (the node decides whether a block is due).
+            let timed = node.miningMode != .manual
+                && (node.miningMode != .automatic || node.configuration.emptyBlockInterval != nil)
+            if timed { _ = try? await executor.run { [node] in node.tick() } }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -29,6 +29,9 @@ struct WebSocketSession {
     let logger: Logger
     /// The peer, for per-client limits (the faucet's per-IP cooldown).
     var client = RPCClient()
+    /// Provider faults (`websocket-disconnect`) and the path the connection was upgraded at.
+    var faults: FaultController?
+    var path = "/"
 
     enum Topic: Sendable {
         case newHeads, pending
@@ -60,6 +63,8 @@ struct WebSocketSession {
         let executor = self.executor
         let quick = self.quick
         let client = self.client
+        let faults = self.faults
+        let path = self.path
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             group.addTask {
                 while true {
@@ -80,6 +85,10 @@ struct WebSocketSession {
                     switch message {
                     case .text(let text): bytes = Array(text.utf8)
                     case .binary(let buffer): bytes = Array(buffer: buffer)
+                    }
+                    if let faults, faults.severs(path: path, client: client.address, message: bytes) {
+                        channel.close(promise: nil)  // severed: no reply, no close frame
+                        break
                     }
                     let reply = try await executor.handle(
                         bytes, dispatcher: dispatcher, quick: quick, overlay: overlay, client: client)

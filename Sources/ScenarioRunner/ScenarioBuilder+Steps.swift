@@ -9,7 +9,7 @@ import Yams
 extension ScenarioBuilder {
     static let actions = [
         "faucet", "send", "wait", "mine", "advanceTime", "setNextBaseFee", "fillBlocks", "reorg", "drop", "automine",
-        "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
+        "feeProfile", "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
         "keystoreChangePassword", "newAccount", "sendRaw", "check", "token",
     ]
     static let icpActions = ICPStepSpec.Kind.allCases.map(\.rawValue)
@@ -167,6 +167,8 @@ extension ScenarioBuilder {
             return .drop(transaction: try transactionReference(node, what))
         case "automine":
             return .automine(try reader.bool(node, what))
+        case "feeProfile":
+            return .feeProfile(try reader.scalar(node, what))
         case "snapshot":
             let name = try reader.identifier(node, "\(what) name")
             names.snapshots.insert(name)

@@ -63,6 +63,9 @@ extension ScenarioExecution {
         case .automine(let on):
             _ = try await call("evm_setAutomine", [.bool(on)])
             return [:]
+        case .feeProfile(let name):
+            _ = try await call("sandnet_setFeeProfile", [.string(name)])
+            return [:]
         case .snapshot(let name):
             let id = try await call("evm_snapshot", [])
             snapshots[name] = id.stringValue ?? id.serialized

@@ -23,6 +23,8 @@ public enum StepAction: Sendable {
     case drop(transaction: Template)
     /// `automine:` — `evm_setAutomine`.
     case automine(Bool)
+    /// `feeProfile:` — `sandnet_setFeeProfile`: other users' traffic in the blocks mined after it.
+    case feeProfile(String)
     /// `snapshot:` — `evm_snapshot`, remembered under the given name.
     case snapshot(name: String)
     /// `revert:` — `evm_revert` to a named snapshot.
@@ -64,6 +66,7 @@ public enum StepAction: Sendable {
         case .reorg: return "reorg"
         case .drop: return "drop"
         case .automine: return "automine"
+        case .feeProfile: return "feeProfile"
         case .snapshot: return "snapshot"
         case .revert: return "revert"
         case .signMessage: return "signMessage"
@@ -89,6 +92,7 @@ public enum StepAction: Sendable {
         case .reorg: return "anvil_reorg"
         case .drop: return "anvil_dropTransaction"
         case .automine: return "evm_setAutomine"
+        case .feeProfile: return "sandnet_setFeeProfile"
         case .snapshot: return "evm_snapshot"
         case .revert: return "evm_revert"
         default: return nil

@@ -24,6 +24,18 @@ import Testing
             "expected ADDRESS:SYMBOL:DECIMALS"
         ),
         (["node", "--in-memory", "--tokens-file", "/nonexistent/tokens.json"], "cannot read --tokens-file"),
+        (
+            ["node", "--in-memory", "--fee-profile", "busy"],
+            "--fee-profile: unknown profile 'busy'; known: dev, quiet, sepolia, daily-swell, spike, stall"
+        ),
+        (
+            ["node", "--in-memory", "--chain-conditions", #"{"dropProbability":2}"#],
+            "--chain-conditions: invalid argument 0: dropProbability: want a number in 0…1"
+        ),
+        (
+            ["node", "--in-memory", "--faults", #"{"rules":[{"shape":"x"}]}"#],
+            #"--faults: rules[0]: unknown fault shape "x""#
+        ),
     ])
     func badFlagsAreOneLineErrors(arguments: [String], fragment: String) throws {
         let r = try SandnetProcess.run(arguments)

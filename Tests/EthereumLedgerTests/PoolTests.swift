@@ -34,7 +34,36 @@ import Testing
         #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, chainID: 1))
             == "invalid sender: invalid chain id for signer: have 1 want 11155111")
         #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, tip: .zero))
-            == "transaction underpriced: gas tip cap 0, minimum needed 1")
+            == "transaction gas price below minimum: gas tip cap 0, minimum needed 1")
+    }
+
+    /// geth 1.17's `ValidateTransactionWithState`: the sender's pending costs count (`queued cost`), a replacement
+    /// counts its cost difference (`tx bumped`, negative when cheaper), and every amount is printed exactly.
+    @Test func insufficientFundsTextsCountPendingCosts() throws {
+        var ledger = Fixtures.ledger(.manual)
+        // Alice holds 100 ether; a 60-ether transfer is pending, a second one cannot be paid next to it.
+        let first = Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 60)
+        _ = try ledger.submit(first, now: now)
+        let cost = "60000063000000000000"
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, value: Fixtures.ether * 50))
+            == "insufficient funds for gas * price + value: balance 100000000000000000000, queued cost \(cost), "
+            + "tx cost 50000063000000000000, overshot 10000126000000000000")
+        // Replacing nonce 0 with a 101-ether transfer: the bump is the cost difference.
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 101,
+            maxFee: Fixtures.gwei * 4, tip: Fixtures.gwei * 2))
+            == "insufficient funds for gas * price + value: balance 100000000000000000000, tx cost 101000084000000000000, "
+            + "overshot 1000084000000000000")
+        _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 1, value: Fixtures.ether * 39), now: now)
+        // A replacement of nonce 0 that costs 2 ether more than the original: 60 + 39 + 2 > 100.
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 62,
+            maxFee: Fixtures.gwei * 4, tip: Fixtures.gwei * 2))
+            == "insufficient funds for gas * price + value: balance 100000000000000000000, queued cost 99000126000000000000, "
+            + "tx bumped 2000021000000000000, overshot 1000147000000000000")
+        // A cost above 2^256 - 1 is printed exactly (gas 21,000 x a fee cap of 2^256 - 1, plus the value).
+        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.carol, nonce: 0, maxFee: .max, tip: Fixtures.gwei))
+            == "insufficient funds for gas * price + value: balance 0, tx cost "
+            + "2431633873983640103894990685182446064918669677978451844828609264166175723438635000, overshot "
+            + "2431633873983640103894990685182446064918669677978451844828609264166175723438635000")
     }
 
     @Test func replacementNeedsTenPercentOnBothFees() throws {

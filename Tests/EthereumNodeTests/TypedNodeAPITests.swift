@@ -50,7 +50,7 @@ import Testing
             Issue.record("`pending` is the pending block")
             return
         }
-        #expect(pending.number == 2 && pending.transactions.isEmpty)
+        #expect(pending.number == 2 && pending.transactions.isEmpty && pending.block.size > 0)
         #expect(node.block(.number(7)) == nil)
         #expect(node.transaction(inBlock: .latest, index: 0)?.index == 0)
         #expect(node.transaction(inBlock: .hash(block.hash), index: 1) == nil)

@@ -71,7 +71,7 @@ import Testing
     @Test func runsAgainstSandnetNodeOverHTTP() throws {
         let node = Process()
         node.executableURL = SandnetProcess.executable
-        node.arguments = ["node", "--port", "0", "--json-log", "--in-memory"]
+        node.arguments = ["node", "--port", "0", "--json-log", "--in-memory", "--no-ambient"]
         let out = Pipe()
         node.standardOutput = out
         node.standardError = FileHandle.nullDevice

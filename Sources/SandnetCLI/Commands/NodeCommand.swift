@@ -1,3 +1,4 @@
+import AmbientTraffic
 import ArgumentParser
 import ByteCoding
 import DevNetwork
@@ -11,6 +12,7 @@ import JSONCoding
 import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
+import ProviderFaults
 import Logging
 import EthereumNode
 import EthereumRPC
@@ -119,6 +121,33 @@ struct NodeCommand: AsyncParsableCommand {
 
     @OptionGroup var tokenOptions: TokenOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Other users' traffic: dev (none), quiet, sepolia, daily-swell, spike or stall.",
+            discussion: "Switch at run time with sandnet_setFeeProfile. README, \"A chain that lives\"."))
+    var feeProfile = "sepolia"
+
+    @Flag(help: "A still chain: no other users' traffic, no empty blocks (--fee-profile dev --empty-block-interval 0).")
+    var noAmbient = false
+
+    @Option(help: "With automine, a block every N seconds when nothing else was mined (Sepolia's slot: 12); 0: none.")
+    var emptyBlockInterval: UInt64 = 12
+
+    @Option(help: "Seed of the other users' traffic (the same seed and profile replay the same transactions).")
+    var ambientSeed: UInt64 = 0
+
+    @Option(
+        help: ArgumentHelp(
+            "Chain conditions from the start: JSON {delayBlocks, dropProbability, reorgEvery, reorgDepth, reorgRequeue, seed}.",
+            discussion: "README, \"Chain conditions\". Changed at run time with sandnet_setChainConditions."))
+    var chainConditions: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Provider faults from the start: a JSON schedule {\"seed\", \"rules\": [{\"shape\", …}]} or @FILE holding one.",
+            discussion: "Shapes and fields: README, \"Provider faults\". Changed at run time with sandnet_setFaults."))
+    var faults: String?
+
     func validate() throws {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
@@ -154,6 +183,13 @@ struct NodeCommand: AsyncParsableCommand {
         config.chain.nativeContracts = try tokenOptions.registry()
         config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
         config.allowUnprotectedTransactions = allowUnprotectedTxs
+        guard let profile = FeeProfile(rawValue: feeProfile) else {
+            let known = FeeProfile.names.joined(separator: ", ")
+            throw CLIError("--fee-profile: unknown profile '\(feeProfile)'; known: \(known)")
+        }
+        config.ambient.profile = noAmbient ? .dev : profile
+        config.ambient.seed = ambientSeed
+        config.emptyBlockInterval = noAmbient || emptyBlockInterval == 0 ? nil : emptyBlockInterval
         let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"
         config.devMethodsEnabled = loopback || allowDevMethods
 
@@ -196,6 +232,19 @@ struct NodeCommand: AsyncParsableCommand {
                 throw CLIError("--load-state \(loadState): \(reason)")
             }
         }
+        if let chainConditions {
+            // Through the RPC method, so the flag gets exactly its checks and messages.
+            let json: JSON
+            do { json = try JSON.parse(chainConditions) } catch { throw CLIError("--chain-conditions: not JSON: \(error)") }
+            let reply = network.dispatcher.handle(
+                request: JSON.object([
+                    ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("sandnet_setChainConditions")),
+                    ("params", .array([json])),
+                ]))
+            guard reply?["result"] == .bool(true) else {
+                throw CLIError("--chain-conditions: \(reply?["error"]?["message"]?.stringValue ?? "no answer")")
+            }
+        }
         var server = ServerConfiguration()
         server.host = host
         server.port = port
@@ -207,6 +256,7 @@ struct NodeCommand: AsyncParsableCommand {
         server.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
+        if let faults { server.faults = try Self.parseFaults(faults) }
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
@@ -232,6 +282,23 @@ struct NodeCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError("--dump-state \(dumpState): cannot write the state dump: \(error.localizedDescription)")
             }
+        }
+    }
+
+    /// `--faults`: inline JSON, or `@FILE`.
+    static func parseFaults(_ text: String) throws -> FaultSchedule {
+        var bytes = Array(text.utf8)
+        if text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("--faults: cannot read \(path)") }
+            bytes = [UInt8](data)
+        }
+        do {
+            return try FaultSchedule(json: try JSON.parse(bytes))
+        } catch let error as JSONParseError {
+            throw CLIError("--faults: not JSON: \(error)")
+        } catch {
+            throw CLIError("--faults: \(error)")
         }
     }
 
