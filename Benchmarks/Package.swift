@@ -14,6 +14,12 @@ let package = Package(
         // Raw C libraries, for "wrapper overhead vs raw calls" comparisons in the same run.
         .systemLibrary(name: "BenchCSecp256k1", path: "Sources/BenchCSecp256k1", pkgConfig: "libsecp256k1"),
         .systemLibrary(name: "BenchCOpenSSL", path: "Sources/BenchCOpenSSL", pkgConfig: "libcrypto"),
+        // XKCP's unrolled C Keccak-f[1600] (CC0): the reference the Swift keccak is measured against.
+        .target(
+            name: "BenchCKeccak", path: "Sources/BenchCKeccak",
+            exclude: ["xkcp/KeccakP-1600-64.macros", "xkcp/KeccakP-1600-unrolling.macros"],
+            cSettings: [.unsafeFlags(["-O3"])]
+        ),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
@@ -21,6 +27,7 @@ let package = Package(
                 .product(name: "SandnetCrypto", package: "Sandnet"),
                 .product(name: "Benchmark", package: "package-benchmark"),
                 "BenchCSecp256k1",
+                "BenchCKeccak",
             ],
             path: "Benchmarks/CodecBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -68,6 +75,16 @@ let package = Package(
             ],
             path: "Benchmarks/WalletBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // One ledger workload in a loop, for `perf record` / callgrind and the 1M-account figures in their own process.
+        .executableTarget(
+            name: "LedgerProfile",
+            dependencies: [
+                .product(name: "SandnetCodecs", package: "Sandnet"),
+                .product(name: "SandnetLedger", package: "Sandnet"),
+                .product(name: "SandnetLevelDB", package: "Sandnet"),
+            ],
+            path: "Sources/LedgerProfile"
         ),
         // The same comparisons interleaved A/B in one process (robust to load drift on a shared machine).
         .executableTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Generates Sources/KeccakHashing/KeccakPermutation.swift: Keccak-f[1600] with 24 unrolled rounds
-over 25 local UInt64 lanes (FIPS 202 §3.2; round constants and rotation offsets from the Keccak reference).
+"""Generates Sources/KeccakHashing/KeccakPermutation.swift: the Keccak-256 absorb loop, Keccak-f[1600] with 24
+unrolled rounds over 25 UInt64 lanes held in locals from the first block to the last (FIPS 202 §3.2; round
+constants and rotation offsets from the Keccak reference).
 
     scripts/generate-keccak.py > Sources/KeccakHashing/KeccakPermutation.swift   # regenerate
     scripts/generate-keccak.py --check    # exit 1 (with a diff) unless the committed file is what this prints
@@ -37,18 +38,24 @@ w("extension UInt64 {")
 w("    @inline(__always) fileprivate func rotl(_ n: UInt64) -> UInt64 { (self &<< n) | (self &>> (64 &- n)) }")
 w("}")
 w("")
-w("/// Keccak-f[1600] applied in place to the 25 lanes at `state` (lane (x, y) at index x + 5y).")
+w("/// Absorbs `blockCount` blocks of 136 bytes (the Keccak-256 rate) from `blocks` into the 25 lanes at `state`")
+w("/// (lane (x, y) at index x + 5y): each block's 17 little-endian lanes are XORed in, then Keccak-f[1600] runs")
+w("/// (FIPS 202 §3.2 and §4). The lanes stay in locals from the first block to the last.")
 w("@usableFromInline")
-w("func keccakF1600(_ state: UnsafeMutablePointer<UInt64>) {")
+w("func keccakAbsorb(_ state: UnsafeMutablePointer<UInt64>, _ blocks: UnsafeRawPointer, _ blockCount: Int) {")
 for y in range(5):
     for x in range(5):
         w(f"    var {lane(x, y)} = state[{x + 5 * y}]")
+w("    var block = blocks")
+w("    for _ in 0..<blockCount {")
+for i in range(17):
+    w(f"        {lane(i % 5, i // 5)} ^= UInt64(littleEndian: block.loadUnaligned(fromByteOffset: {8 * i}, as: UInt64.self))")
 for r in range(24):
-    w(f"    do {{  // round {r}")
+    w(f"        do {{  // round {r}")
     for x in range(5):
-        w(f"        let c{x} = {' ^ '.join(lane(x, y) for y in range(5))}")
+        w(f"            let c{x} = {' ^ '.join(lane(x, y) for y in range(5))}")
     for x in range(5):
-        w(f"        let d{x} = c{(x - 1) % 5} ^ c{(x + 1) % 5}.rotl(1)")
+        w(f"            let d{x} = c{(x - 1) % 5} ^ c{(x + 1) % 5}.rotl(1)")
     # rho + pi: B[y][2x+3y] = rot(A[x][y] ^ D[x], r[x][y])
     b = {}
     for x in range(5):
@@ -57,15 +64,17 @@ for r in range(24):
             b[(nx, ny)] = rot(f"{lane(x, y)} ^ d{x}", R[x][y])
     for y in range(5):
         for x in range(5):
-            w(f"        let b{x}{y} = {b[(x, y)]}")
+            w(f"            let b{x}{y} = {b[(x, y)]}")
     # chi + iota
     for y in range(5):
         for x in range(5):
             expr = f"b{x}{y} ^ (~b{(x + 1) % 5}{y} & b{(x + 2) % 5}{y})"
             if x == 0 and y == 0:
                 expr += f" ^ 0x{RC[r]:016X}"
-            w(f"        {lane(x, y)} = {expr}")
-    w("    }")
+            w(f"            {lane(x, y)} = {expr}")
+    w("        }")
+w("        block += 136")
+w("    }")
 for y in range(5):
     for x in range(5):
         w(f"    state[{x + 5 * y}] = {lane(x, y)}")

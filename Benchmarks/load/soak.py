@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Memory soak: runs `sandnet node --block-time 1` under steady load (faucet claims and balance reads at a
-fixed rate) for DURATION seconds and prints the node's resident memory every 30 s.
-Usage: soak.py SANDNET_BINARY DURATION_SECONDS"""
+fixed rate) for DURATION seconds and prints the node's resident memory every --every seconds (30).
+
+Verdict: the first sample taken after --warm-up seconds (60) is the baseline; every later sample must stay within
+±--tolerance percent (10) of it. Exit status 0: flat; 1: RSS not flat (the samples and the limit are printed);
+2: the run was too short to take a baseline and a later sample.
+Usage: soak.py SANDNET_BINARY DURATION_SECONDS [--warm-up 60] [--every 30] [--tolerance 10]
+       soak.py --self-test      # checks the verdict on made-up flat and growing samples"""
+import argparse
 import json
 import subprocess
 import sys
@@ -9,7 +15,46 @@ import tempfile
 import time
 import urllib.request
 
-binary, duration = sys.argv[1], int(sys.argv[2])
+
+def verdict(samples, warm_up, tolerance):
+    """(exit status, message) for samples [(seconds, MB)]: flat when every sample after the baseline (the first
+    at or after warm_up seconds) is within ±tolerance percent of it."""
+    warm = [mb for t, mb in samples if t >= warm_up]
+    if len(warm) < 2:
+        return 2, f"too short: {len(warm)} sample(s) after the {warm_up:.0f} s warm-up; need 2"
+    baseline = warm[0]
+    low, high = min(warm), max(warm)
+    worst = max(abs(high - baseline), abs(baseline - low)) / baseline * 100
+    summary = (f"rss after warm-up: baseline {baseline:.1f} MB, min {low:.1f} MB, max {high:.1f} MB, "
+               f"largest deviation {worst:.1f}% (limit ±{tolerance:.0f}%)")
+    return (0, "FLAT: " + summary) if worst <= tolerance else (1, "FAIL: RSS is not flat: " + summary)
+
+
+
+def self_test():
+    """The verdict on made-up samples: growth fails, a flat run passes, a short run is inconclusive."""
+    growing = [(t, 50 + t / 30) for t in range(0, 601, 30)]            # +1 MB per sample: 52 -> 70 MB
+    flat = [(t, 50 + (t // 30) % 3 * 0.5) for t in range(0, 601, 30)]   # noise within 2 %
+    spike = [(0, 40), (60, 50), (90, 50), (120, 56), (150, 50)]       # one sample 12 % high
+    assert verdict(growing, 60, 10)[0] == 1, verdict(growing, 60, 10)
+    assert verdict(flat, 60, 10)[0] == 0, verdict(flat, 60, 10)
+    assert verdict(spike, 60, 10)[0] == 1, verdict(spike, 60, 10)
+    assert verdict(flat[:3], 60, 10)[0] == 2, verdict(flat[:3], 60, 10)
+    print("soak.py self-test: growing RSS fails, flat RSS passes, a short run is inconclusive")
+
+
+if sys.argv[1:] == ["--self-test"]:
+    self_test()
+    sys.exit(0)
+
+parser = argparse.ArgumentParser(description="Memory soak of `sandnet node`; fails when RSS is not flat.")
+parser.add_argument("binary")
+parser.add_argument("duration", type=int)
+parser.add_argument("--warm-up", type=float, default=60, help="seconds before the baseline sample (60)")
+parser.add_argument("--every", type=float, default=30, help="seconds between samples (30)")
+parser.add_argument("--tolerance", type=float, default=10, help="allowed deviation from the baseline, percent (10)")
+arguments = parser.parse_args()
+binary, duration = arguments.binary, arguments.duration
 data_dir = tempfile.mkdtemp(prefix="sandnet-soak-")
 node = subprocess.Popen([binary, "node", "--port", "0", "--json-log", "--block-time", "1", "--data-dir", data_dir],
                         stdout=subprocess.PIPE, text=True)
@@ -44,12 +89,16 @@ while time.time() - start < duration:
     requests += 10
     if time.time() >= next_report:
         sample = rss_mb()
-        samples.append(sample)
         block = int(rpc("eth_blockNumber", [])["result"], 16)
-        print(f"t={time.time() - start:6.0f}s rss={sample:7.1f} MB block={block} requests={requests}", flush=True)
-        next_report += 30
+        elapsed = time.time() - start
+        samples.append((elapsed, sample))
+        print(f"t={elapsed:6.0f}s rss={sample:7.1f} MB block={block} requests={requests}", flush=True)
+        next_report += arguments.every
     time.sleep(0.01)
 node.terminate()
 node.wait()
-warm = samples[2:] or samples
-print(f"rss after warm-up: min {min(warm):.1f} MB, max {max(warm):.1f} MB, spread {100 * (max(warm) - min(warm)) / min(warm):.1f}%")
+
+
+status, message = verdict(samples, arguments.warm_up, arguments.tolerance)
+print(message)
+sys.exit(status)

@@ -2,9 +2,14 @@ import EthereumTypes
 import MerkleTrie
 
 /// An account's state after a block that changed it (nil: the account was removed).
-struct HistoryEntry: Sendable, Equatable {
-    var block: UInt64
-    var account: Account?
+public struct HistoryEntry: Sendable, Equatable {
+    public var block: UInt64
+    public var account: Account?
+
+    public init(block: UInt64, account: Account?) {
+        self.block = block
+        self.account = account
+    }
 }
 
 /// (burned, supply) after a block.

@@ -42,15 +42,16 @@ public struct StoredChain: Sendable {
     public var transactionLocations: [[UInt8]: TransactionLocation]
     public var genesisHash: [UInt8]
     public var accounts: [Address: Account]
-    /// Per address, (block, account after it) in block order; nil: removed by that block.
-    public var history: [Address: [(block: UInt64, account: Account?)]]
+    /// Per address, the account after each block that changed it, in block order (nil: removed by that block).
+    /// The ledger adopts these arrays as they are (a million accounts are not copied twice).
+    public var history: [Address: [HistoryEntry]]
     public var pool: [LedgerTransaction]
     public var burned: UInt256
     public var supply: UInt256
 
     public init(
         blocks: [Block], blockNumbers: [[UInt8]: UInt64], transactionLocations: [[UInt8]: TransactionLocation],
-        genesisHash: [UInt8], accounts: [Address: Account], history: [Address: [(block: UInt64, account: Account?)]],
+        genesisHash: [UInt8], accounts: [Address: Account], history: [Address: [HistoryEntry]],
         pool: [LedgerTransaction], burned: UInt256, supply: UInt256
     ) {
         self.blocks = blocks
@@ -145,21 +146,23 @@ extension Ledger {
         state.blockNumbers = stored.blockNumbers
         state.transactionIndex = stored.transactionLocations
         state.accounts = stored.accounts
-        for (address, entries) in stored.history {
-            let kept = entries.filter { $0.block <= head.number }.map {
-                HistoryEntry(block: $0.block, account: $0.account)
-            }
-            if !kept.isEmpty { state.history[address] = kept }
+        state.history = stored.history
+        for (address, entries) in stored.history where (entries.last?.block ?? 0) > head.number || entries.isEmpty {
+            let kept = entries.filter { $0.block <= head.number }
+            state.history[address] = kept.isEmpty ? nil : kept
         }
         for (address, account) in state.accounts where state.history[address]?.last?.account != account {
             state.dirty.insert(address)
         }
         // The committed state root is the head's: rebuild the trie from history's view at the head.
+        var leaves: [(key: [UInt8], value: [UInt8])] = []
+        leaves.reserveCapacity(state.history.count)
         for (address, entries) in state.history {
             if let account = entries.last?.account, account.isInStateTrie {
-                state.stateTrie.set(Keccak256.hash(address.bytes), account.stateEncoding)
+                leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
             }
         }
+        state.stateTrie = PatriciaTrie(entries: leaves)
         guard state.stateTrie.rootHash == head.header.stateRoot else {
             throw .corruptDataDirectory("data directory is inconsistent: state root does not match the head block")
         }

@@ -18,7 +18,7 @@ public struct TransactionPool: Sendable {
     }
 
     var bySender: [Address: [UInt64: Entry]] = [:]
-    var locations: [[UInt8]: (sender: Address, nonce: UInt64)] = [:]
+    var locations: [TransactionHashKey: (sender: Address, nonce: UInt64)] = [:]
     var arrivals: UInt64 = 0
     /// Slot changes since the ledger last took them.
     var log: [SlotChange] = []
@@ -30,10 +30,10 @@ public struct TransactionPool: Sendable {
 
     public var count: Int { locations.count }
 
-    public func contains(_ hash: [UInt8]) -> Bool { locations[hash] != nil }
+    public func contains(_ hash: [UInt8]) -> Bool { locations[TransactionHashKey(hash)] != nil }
 
     public func transaction(_ hash: [UInt8]) -> LedgerTransaction? {
-        guard let loc = locations[hash] else { return nil }
+        guard let loc = locations[TransactionHashKey(hash)] else { return nil }
         return bySender[loc.sender]?[loc.nonce]?.transaction
     }
 
@@ -71,13 +71,13 @@ public struct TransactionPool: Sendable {
         let old = bySender[sender]?[nonce]
         if old == nil && entry == nil { return }
         if let old {
-            locations[old.transaction.hash] = nil
+            locations[TransactionHashKey(old.transaction.hash)] = nil
             byteCount -= old.transaction.encoding.count
         }
         if let entry {
             byteCount += entry.transaction.encoding.count
             bySender[sender, default: [:]][nonce] = entry
-            locations[entry.transaction.hash] = (sender, nonce)
+            locations[TransactionHashKey(entry.transaction.hash)] = (sender, nonce)
         } else if old != nil {
             bySender[sender]?[nonce] = nil
             if bySender[sender]?.isEmpty == true { bySender[sender] = nil }
@@ -96,7 +96,9 @@ public struct TransactionPool: Sendable {
 
     @discardableResult
     mutating func remove(_ hash: [UInt8]) -> LedgerTransaction? {
-        guard let loc = locations[hash], let entry = bySender[loc.sender]?[loc.nonce] else { return nil }
+        guard let loc = locations[TransactionHashKey(hash)], let entry = bySender[loc.sender]?[loc.nonce] else {
+            return nil
+        }
         setSlot(loc.sender, loc.nonce, nil)
         return entry.transaction
     }
@@ -140,36 +142,41 @@ public struct TransactionPool: Sendable {
     /// Executable transactions (consecutive from each sender's account nonce, fee cap ≥ `baseFee`) in block
     /// order: highest effective tip first, ties by arrival, each sender's nonces in order.
     public func executable(baseFee: UInt256, accountNonce: (Address) -> UInt64) -> [LedgerTransaction] {
+        // Each sender's run of consecutive nonces, and a heap of the runs' next transactions.
+        var runs: [[Entry]] = []
+        runs.reserveCapacity(bySender.count)
         var heads = PriorityQueue()
-        var queues: [Address: [Entry]] = [:]
         for (sender, txs) in bySender {
             var n = accountNonce(sender)
-            var run: [Entry] = []
+            guard let first = txs[n], let tip = first.transaction.effectiveTip(baseFee: baseFee) else { continue }
+            var run = [first]
+            n += 1
             while let entry = txs[n] {
                 run.append(entry)
                 n += 1
             }
-            guard !run.isEmpty else { continue }
-            queues[sender] = Array(run.reversed())
+            heads.push(.init(tip: tip, arrival: first.arrival, run: runs.count))
+            runs.append(run)
         }
-        for (sender, run) in queues {
-            if let head = run.last, let tip = head.transaction.effectiveTip(baseFee: baseFee) {
-                heads.push(.init(tip: tip, arrival: head.arrival, sender: sender))
-            }
-        }
+        var next = [Int](repeating: 1, count: runs.count)
         var ordered: [LedgerTransaction] = []
+        ordered.reserveCapacity(count)
         while let top = heads.pop() {
-            guard let entry = queues[top.sender]?.popLast() else { continue }
-            ordered.append(entry.transaction)
-            if let next = queues[top.sender]?.last, let tip = next.transaction.effectiveTip(baseFee: baseFee) {
-                heads.push(.init(tip: tip, arrival: next.arrival, sender: top.sender))
+            ordered.append(runs[top.run][next[top.run] - 1].transaction)
+            let position = next[top.run]
+            guard position < runs[top.run].count else { continue }
+            let entry = runs[top.run][position]
+            next[top.run] = position + 1
+            if let tip = entry.transaction.effectiveTip(baseFee: baseFee) {
+                heads.push(.init(tip: tip, arrival: entry.arrival, run: top.run))
             }
         }
         return ordered
     }
 
     /// Pending (executable now, ignoring fees) and queued (behind a nonce gap) transactions per sender.
-    public func split(accountNonce: (Address) -> UInt64) -> (pending: [LedgerTransaction], queued: [LedgerTransaction]) {
+    public func split(accountNonce: (Address) -> UInt64) -> (pending: [LedgerTransaction], queued: [LedgerTransaction])
+    {
         var pending: [LedgerTransaction] = []
         var queued: [LedgerTransaction] = []
         for (sender, txs) in bySender {
@@ -186,12 +193,23 @@ public struct TransactionPool: Sendable {
     }
 }
 
+/// A transaction hash as a dictionary key: the 32 bytes in one `combine(bytes:)` (an `[UInt8]` key feeds the
+/// hasher one byte at a time).
+struct TransactionHashKey: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+}
+
 /// A binary max-heap of sender heads by (tip desc, arrival asc).
 struct PriorityQueue {
     struct Item {
         var tip: UInt256
         var arrival: UInt64
-        var sender: Address
+        /// Which sender's run the transaction heads.
+        var run: Int
         func outranks(_ other: Item) -> Bool { tip != other.tip ? tip > other.tip : arrival < other.arrival }
     }
 

@@ -231,14 +231,14 @@ extension LedgerRecords {
             accounts[address] = try decoding(key) { () throws in try decodeAccount(value) }
             return true
         }
-        var history: [Address: [(block: UInt64, account: Account?)]] = [:]
+        var history: [Address: [HistoryEntry]] = [:]
         try store.scan(prefix: [historyTag]) { key, value in
             try checkKey(key, length: 29)
             let address = try readAddress(key[1..<21], at: 1)
             let n = readBE64(key[21..<29])
             guard n <= headNumber else { return true }
             let account = value.isEmpty ? nil : try decoding(key) { () throws in try decodeAccount(value) }
-            history[address, default: []].append((n, account))
+            history[address, default: []].append(HistoryEntry(block: n, account: account))
             return true
         }
         var pool: [LedgerTransaction] = []

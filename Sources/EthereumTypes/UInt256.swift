@@ -24,13 +24,13 @@ public struct UInt256: Hashable, Sendable, Comparable, CustomStringConvertible, 
     /// Interprets up to 32 big-endian bytes; nil if longer.
     public init?<Bytes: Collection<UInt8>>(bigEndian bytes: Bytes) {
         guard bytes.count <= 32 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        var shift = 0
-        for byte in bytes.reversed() {
-            words[shift / 64] |= UInt64(byte) << UInt64(shift % 64)
-            shift += 8
+        var value = UInt256.zero
+        var shift = 8 * bytes.count
+        for byte in bytes {
+            shift -= 8
+            value[word: shift / 64] |= UInt64(byte) << UInt64(shift % 64)
         }
-        limbs = (words[0], words[1], words[2], words[3])
+        limbs = value.limbs
     }
 
     public static func == (a: UInt256, b: UInt256) -> Bool {
@@ -114,28 +114,36 @@ public struct UInt256: Hashable, Sendable, Comparable, CustomStringConvertible, 
     }
 
     public func multipliedReportingOverflow(by other: UInt256) -> (partialValue: UInt256, overflow: Bool) {
-        var result: [UInt64] = [0, 0, 0, 0, 0, 0, 0, 0]
-        for i in 0..<4 {
-            let a = self[word: i]
-            if a == 0 { continue }
-            var carry: UInt64 = 0
-            for j in 0..<4 {
-                let (hi, lo) = a.multipliedFullWidth(by: other[word: j])
-                let (s1, o1) = result[i + j].addingReportingOverflow(lo)
-                let (s2, o2) = s1.addingReportingOverflow(carry)
-                result[i + j] = s2
-                carry = hi &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
-            }
-            var k = i + 4
-            while carry != 0 && k < 8 {
-                let (s, o) = result[k].addingReportingOverflow(carry)
-                result[k] = s
-                carry = o ? 1 : 0
-                k += 1
-            }
+        // Both factors within 64 bits (gas × price, the common case): one full-width multiply.
+        if (limbs.1 | limbs.2 | limbs.3 | other.limbs.1 | other.limbs.2 | other.limbs.3) == 0 {
+            let (hi, lo) = limbs.0.multipliedFullWidth(by: other.limbs.0)
+            return (UInt256(limbs: (lo, hi, 0, 0)), false)
         }
-        let overflow = (result[4] | result[5] | result[6] | result[7]) != 0
-        return (UInt256(limbs: (result[0], result[1], result[2], result[3])), overflow)
+        // Schoolbook 4 × 4 words into 8 on the stack (an array here cost an allocation per multiplication).
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { result in
+            result.initialize(repeating: 0)
+            for i in 0..<4 {
+                let a = self[word: i]
+                if a == 0 { continue }
+                var carry: UInt64 = 0
+                for j in 0..<4 {
+                    let (hi, lo) = a.multipliedFullWidth(by: other[word: j])
+                    let (s1, o1) = result[i + j].addingReportingOverflow(lo)
+                    let (s2, o2) = s1.addingReportingOverflow(carry)
+                    result[i + j] = s2
+                    carry = hi &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+                }
+                var k = i + 4
+                while carry != 0 && k < 8 {
+                    let (s, o) = result[k].addingReportingOverflow(carry)
+                    result[k] = s
+                    carry = o ? 1 : 0
+                    k += 1
+                }
+            }
+            let overflow = (result[4] | result[5] | result[6] | result[7]) != 0
+            return (UInt256(limbs: (result[0], result[1], result[2], result[3])), overflow)
+        }
     }
 
     /// Quotient and remainder; traps on division by zero (programmer error).
@@ -234,9 +242,14 @@ public struct UInt256: Hashable, Sendable, Comparable, CustomStringConvertible, 
 
     /// Big-endian bytes without leading zeros (empty for zero), as RLP encodes integers.
     public var minimalBigEndianBytes: [UInt8] {
-        let full = bigEndianBytes
-        let firstNonZero = full.firstIndex { $0 != 0 } ?? 32
-        return Array(full[firstNonZero...])
+        let count = (bitWidthUsed + 7) / 8
+        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            for i in 0..<count {
+                let shift = 8 * (count - 1 - i)
+                out[i] = UInt8(truncatingIfNeeded: self[word: shift / 64] >> UInt64(shift % 64))
+            }
+            initialized = count
+        }
     }
 
     /// Decimal digits.

@@ -42,7 +42,7 @@ public enum ICPMethods {
                 }
                 let account: AccountIdentifier
                 do { account = try ICPFaucet.parseAccount(text) } catch { throw RPCError.invalidParams("\(error)") }
-                return .string(String(replica.withService { $0.ledger.balance(of: account).e8s }))
+                return .string(String(replica.readService { $0.ledger.balance(of: account).e8s }))
             },
             "sandnet_icpIncreaseTime": { params in
                 try params.atMost(1)
@@ -60,7 +60,7 @@ public enum ICPMethods {
             },
             "sandnet_icpInfo": { params in
                 try params.atMost(0)
-                let (fee, symbol, blocks, minting) = replica.withService {
+                let (fee, symbol, blocks, minting) = replica.readService {
                     (
                         $0.ledger.configuration.transferFee.e8s, $0.ledger.configuration.tokenSymbol,
                         $0.ledger.chainLength, $0.ledger.configuration.mintingAccount

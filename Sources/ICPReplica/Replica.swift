@@ -4,7 +4,6 @@ import CryptoCore
 import ICPIdentity
 import ICPLedger
 import ICPLedgerService
-import Synchronization
 
 /// A development replica hosting the ICP ledger canister behind the IC HTTP interface (interface spec §HTTP
 /// interface): `status`, `query`, `call` (asynchronous v2 and synchronous v3/v4) and `read_state` with request
@@ -49,13 +48,16 @@ public final class Replica: Sendable {
     }
 
     public let configuration: Configuration
-    let state: Mutex<State>
+    /// Queries and reads share it; calls and other changes hold it exclusively.
+    let state: ReplicaStateLock<State>
     let clock: @Sendable () -> UInt64
 
     /// - Parameter clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
-    public init(service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64) {
+    public init(
+        service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64
+    ) {
         self.configuration = configuration
-        self.state = Mutex(State(service: service))
+        self.state = ReplicaStateLock(State(service: service))
         self.clock = clock
     }
 
@@ -64,7 +66,7 @@ public final class Replica: Sendable {
     public static var ledgerCanisterID: Principal { LedgerService.canisterID }
     public var now: UInt64 { clock() }
     /// The ledger's time: the clock plus every ``increaseLedgerTime(by:)``.
-    public var ledgerNow: UInt64 { Self.shifted(clock(), by: state.withLock { $0.ledgerTimeOffset }) }
+    public var ledgerNow: UInt64 { Self.shifted(clock(), by: state.withReadLock { $0.ledgerTimeOffset }) }
 
     /// The ledger's clock never passes 2^64 − 1 ns after the epoch (2554-07-21T23:34:33Z): ICP timestamps are
     /// `nat64` nanoseconds.
@@ -93,9 +95,16 @@ public final class Replica: Sendable {
         }
     }
 
-    /// Runs `body` on the ledger service under the replica's lock (faucets, in-process callers, tests).
+    /// Runs `body` on the ledger service under the replica's lock, held exclusively (faucets, in-process callers,
+    /// tests).
     public func withService<T>(_ body: (inout LedgerService) throws -> T) rethrows -> T {
         try state.withLock { try body(&$0.service) }
+    }
+
+    /// Runs `body` on the ledger service with the replica's lock shared: reads run concurrently with each other
+    /// and with queries, and wait only for calls.
+    public func readService<T>(_ body: (LedgerService) throws -> T) rethrows -> T {
+        try state.withReadLock { try body($0.service) }
     }
 
     // MARK: In-process calls (no envelope)
@@ -103,11 +112,16 @@ public final class Replica: Sendable {
     /// A call as `caller` without HTTP or signatures: what scenarios and the command line use in-process.
     public func call(method: String, arg: [UInt8], caller: Principal, kind: CallKind) -> CanisterResponse {
         let clockNow = clock()
-        return state.withLock { state in
-            let now = Self.shifted(clockNow, by: state.ledgerTimeOffset)
-            switch kind {
-            case .query: return state.service.query(method: method, arg: arg, caller: caller, now: now)
-            case .update: return state.service.update(method: method, arg: arg, caller: caller, now: now)
+        switch kind {
+        case .query:
+            return state.withReadLock { state in
+                state.service.query(
+                    method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
+            }
+        case .update:
+            return state.withLock { state in
+                state.service.update(
+                    method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
             }
         }
     }
@@ -133,7 +147,8 @@ public final class Replica: Sendable {
             let request = envelope.request
             let response: CanisterResponse
             if request.canisterID == canisterID {
-                response = state.withLock {
+                // The shared side: queries run concurrently with each other (only calls hold the lock exclusively).
+                response = state.withReadLock {
                     $0.service.query(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
                         now: Self.shifted(now, by: $0.ledgerTimeOffset))
@@ -171,7 +186,8 @@ public final class Replica: Sendable {
                 state.order.append(request.id)
             }
             guard synchronous else { return .accepted }
-            let tree = try stateTree(paths: [[Array("request_status".utf8), request.id]], sender: request.sender, now: now)
+            let tree = try stateTree(
+                paths: [[Array("request_status".utf8), request.id]], sender: request.sender, now: now)
             let certificate = configuration.keys.certificate(for: tree.hashTree)
             return .cbor(
                 CBOREncoder.encode(.map(["status": .text("replied"), "certificate": .bytes(certificate)])))
@@ -194,7 +210,7 @@ public final class Replica: Sendable {
 
     /// The status of an update call, if the replica still holds it.
     public func requestStatus(_ requestID: [UInt8]) -> RequestRecord? {
-        state.withLock { $0.records[requestID] }
+        state.withReadLock { $0.records[requestID] }
     }
 
     // MARK: Internals
@@ -219,7 +235,8 @@ public final class Replica: Sendable {
 
     static func canisterNotFound(_ canister: Principal?) -> CanisterResponse {
         .reject(
-            code: .destinationInvalid, message: "Canister \(canister?.text ?? "aaaaa-aa") not found", errorCode: "IC0301")
+            code: .destinationInvalid, message: "Canister \(canister?.text ?? "aaaaa-aa") not found",
+            errorCode: "IC0301")
     }
 
     static func prune(_ state: inout State, now: UInt64, retention: UInt64) {
@@ -270,7 +287,14 @@ public final class Replica: Sendable {
     func stateTree(paths: [[[UInt8]]], sender: Principal, now: UInt64) throws(ReplicaError) -> StateTree {
         var tree = StateTree.node([:])
         tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now)))
-        let records = state.withLock { $0.records }
+        // Only the records asked for are read (copying the table would make the next call copy it again).
+        let records = state.withReadLock { state in
+            var asked: [[UInt8]: RequestRecord] = [:]
+            for path in paths where path.count >= 2 && path[0] == Array("request_status".utf8) {
+                asked[path[1]] = state.records[path[1]]
+            }
+            return asked
+        }
         for path in paths {
             guard let first = path.first.map({ String(decoding: $0, as: UTF8.self) }) else { continue }
             switch first {

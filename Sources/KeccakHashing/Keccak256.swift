@@ -34,41 +34,25 @@ public enum Keccak256 {
     /// - Precondition: `output.count >= 32`.
     public static func hash(_ buffer: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= 32, "Keccak256 output buffer shorter than 32 bytes")
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 25) { lanes in
+        // The state (25 lanes) and the final padded block (17 lanes) in one stack buffer.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 42) { lanes in
             let state = lanes.baseAddress!
-            state.initialize(repeating: 0, count: 25)
-            var offset = 0
+            state.initialize(repeating: 0, count: 42)
             let count = buffer.count
-            if let base = buffer.baseAddress {
-                while count - offset >= rate {
-                    absorbFullBlock(base + offset, into: state)
-                    offset += rate
-                }
-            }
+            let fullBlocks = count / rate
+            if fullBlocks > 0 { keccakAbsorb(state, buffer.baseAddress!, fullBlocks) }
             // Final, padded block.
-            var block = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
-                         UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
-                         UInt64(0))
-            withUnsafeMutableBytes(of: &block) { padded in
-                let remaining = count - offset
-                if remaining > 0, let base = buffer.baseAddress {
-                    padded.baseAddress!.copyMemory(from: base + offset, byteCount: remaining)
-                }
-                padded[remaining] ^= 0x01
-                padded[rate - 1] ^= 0x80
-                absorbFullBlock(UnsafeRawPointer(padded.baseAddress!), into: state)
+            let padded = UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(state + 25), count: rate)
+            let remaining = count - fullBlocks * rate
+            if remaining > 0 {
+                padded.baseAddress!.copyMemory(from: buffer.baseAddress! + fullBlocks * rate, byteCount: remaining)
             }
+            padded[remaining] ^= 0x01
+            padded[rate - 1] ^= 0x80
+            keccakAbsorb(state, UnsafeRawPointer(padded.baseAddress!), 1)
             for i in 0..<4 {
                 output.storeBytes(of: state[i].littleEndian, toByteOffset: i * 8, as: UInt64.self)
             }
         }
-    }
-
-    @inline(__always)
-    static func absorbFullBlock(_ block: UnsafeRawPointer, into state: UnsafeMutablePointer<UInt64>) {
-        for i in 0..<17 {
-            state[i] ^= UInt64(littleEndian: block.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-        }
-        keccakF1600(state)
     }
 }

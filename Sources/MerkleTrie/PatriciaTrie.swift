@@ -4,8 +4,8 @@ import RLPCoding
 /// A Merkle-Patricia trie (Yellow Paper appendix D) as a persistent value: every update shares the
 /// untouched nodes with the previous version, so a copy is an O(1) snapshot and reverting is assignment.
 ///
-/// Node hashes are computed lazily and cached in the nodes, so the root after k updates costs O(k · depth)
-/// hashes, not a rebuild.
+/// Node references (the hash of a node's encoding, or the encoding itself when shorter than 32 bytes) are computed
+/// lazily and cached in the nodes, so the root after k updates costs O(k · depth) hashes, not a rebuild.
 public struct PatriciaTrie: Sendable {
     var root: TrieNode?
 
@@ -25,10 +25,27 @@ public struct PatriciaTrie: Sendable {
 
     public var isEmpty: Bool { root == nil }
 
+    /// Builds the trie holding `entries` bottom-up from the sorted keys: one node per node of the result, no
+    /// paths copied on the way (what reopening a large state needs). A key given twice keeps its last value;
+    /// empty values are left out, as ``set(_:_:)`` deletes them.
+    public init(entries: [(key: [UInt8], value: [UInt8])]) {
+        var sorted = entries
+        // Byte order is nibble order. A stable sort keeps equal keys in the order given: the last one is kept.
+        sorted.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        var unique: [(key: [UInt8], value: [UInt8])] = []
+        unique.reserveCapacity(sorted.count)
+        for entry in sorted {
+            if let last = unique.last, last.key == entry.key { unique.removeLast() }
+            if !entry.value.isEmpty { unique.append(entry) }
+        }
+        sorted = []
+        root = unique.isEmpty ? nil : TrieNode.build(unique[...], depth: 0)
+    }
+
     /// The 32-byte root hash.
     public var rootHash: [UInt8] {
         guard let root else { return Self.emptyRoot }
-        return Keccak256.hash(root.encoding)
+        return root.reference.withBytes { $0.count == 32 ? Array($0) : Keccak256.hash($0) }
     }
 
     /// The value at `key`, or nil.
@@ -88,10 +105,10 @@ struct Nibbles {
     }
 }
 
-/// An immutable trie node with a lazily cached encoding.
+/// A trie node with a lazily cached reference (its hash, or its encoding when shorter than 32 bytes).
 ///
 /// `@unchecked Sendable`: a node reachable from more than one trie value is never mutated (updates copy the
-/// path); a uniquely referenced node is updated in place by its only owner. `cachedEncoding` is a pure
+/// path); a uniquely referenced node is updated in place by its only owner. `cachedReference` is a pure
 /// function of `kind`, reset on every change, and all access is serialised by the ledger's single owner.
 final class TrieNode: @unchecked Sendable {
     enum Kind {
@@ -102,43 +119,105 @@ final class TrieNode: @unchecked Sendable {
 
     /// Changed in place only while the node is uniquely referenced (never shared with a snapshot).
     var kind: Kind
-    private var cachedEncoding: [UInt8]?
+    /// n(node) of Yellow Paper appendix D once computed (empty until then): rlp(node) when shorter than 32
+    /// bytes, else keccak256(rlp(node)). Cached instead of the encoding: a parent re-encodes from its children's
+    /// references without hashing the unchanged ones again, and a branch keeps 32 bytes inline instead of its
+    /// ~530-byte encoding.
+    private var cachedReference = NodeReference()
 
     init(_ kind: Kind) { self.kind = kind }
 
-    static func leaf(_ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode { TrieNode(.leaf(path: Array(path), value: value)) }
+    static func leaf(_ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
+        TrieNode(.leaf(path: Array(path), value: value))
+    }
 
-    /// rlp(node).
+    /// rlp(node), from the children's cached references.
     var encoding: [UInt8] {
-        if let cachedEncoding { return cachedEncoding }
-        var encoder = RLPEncoder(capacity: 64)
         switch kind {
         case .leaf(let path, let value):
+            var encoder = RLPEncoder(capacity: path.count / 2 + value.count + 8)
             encoder.appendList { list in
                 list.appendBytes(Self.hexPrefix(path, leaf: true))
                 list.appendBytes(value)
             }
+            return encoder.bytes
         case .extension(let path, let child):
+            var encoder = RLPEncoder(capacity: path.count / 2 + 40)
             encoder.appendList { list in
                 list.appendBytes(Self.hexPrefix(path, leaf: false))
                 child.appendReference(to: &list)
             }
+            return encoder.bytes
         case .branch(let children, let value):
+            var encoder = RLPEncoder(capacity: 16 * 33 + (value?.count ?? 0) + 8)
             encoder.appendList { list in
                 for child in children {
-                    if let child { child.appendReference(to: &list) } else { list.appendBytes([UInt8]()) }
+                    if let child { child.appendReference(to: &list) } else { list.bytes.append(0x80) }
                 }
                 list.appendBytes(value ?? [])
             }
+            return encoder.bytes
         }
-        cachedEncoding = encoder.bytes
-        return encoder.bytes
+    }
+
+    /// n(node), computed once per change.
+    var reference: NodeReference {
+        if !cachedReference.isEmpty { return cachedReference }
+        cachedReference = NodeReference(encoding: encoding)
+        return cachedReference
     }
 
     /// A child is embedded when its encoding is shorter than 32 bytes, else referenced by hash.
-    func appendReference(to encoder: inout RLPEncoder) {
-        let e = encoding
-        if e.count < 32 { encoder.appendRaw(e) } else { encoder.appendBytes(Keccak256.hash(e)) }
+    func appendReference(to encoder: inout RLPEncoder) { reference.append(to: &encoder) }
+
+    /// Nibble `index` of `key` (high nibble first).
+    @inline(__always)
+    static func nibble(_ key: [UInt8], _ index: Int) -> UInt8 {
+        index & 1 == 0 ? key[index >> 1] >> 4 : key[index >> 1] & 0x0f
+    }
+
+    /// Nibbles `range` of `key`.
+    static func nibbles(_ key: [UInt8], _ range: Range<Int>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: range.count) { out, count in
+            for (i, index) in range.enumerated() { out[i] = nibble(key, index) }
+            count = range.count
+        }
+    }
+
+    /// The node holding the sorted, distinct, non-empty `entries`, whose keys share their first `depth` nibbles.
+    static func build(_ entries: ArraySlice<(key: [UInt8], value: [UInt8])>, depth: Int) -> TrieNode {
+        let first = entries[entries.startIndex]
+        let firstLength = first.key.count * 2
+        if entries.count == 1 {
+            return TrieNode(.leaf(path: nibbles(first.key, depth..<firstLength), value: first.value))
+        }
+        // For sorted keys the first and the last bound the common prefix.
+        let last = entries[entries.endIndex - 1]
+        let lastLength = last.key.count * 2
+        var common = 0
+        while depth + common < firstLength, depth + common < lastLength,
+            nibble(first.key, depth + common) == nibble(last.key, depth + common)
+        {
+            common += 1
+        }
+        if common > 0 {
+            let child = build(entries, depth: depth + common)
+            return TrieNode(.extension(path: nibbles(first.key, depth..<(depth + common)), child: child))
+        }
+        var children = emptyChildren()
+        var value: [UInt8]?
+        var index = entries.startIndex
+        if firstLength == depth {
+            value = first.value
+            index += 1
+        }
+        while index < entries.endIndex {
+            let branch = nibble(entries[index].key, depth)
+            let start = index
+            while index < entries.endIndex, nibble(entries[index].key, depth) == branch { index += 1 }
+            children[Int(branch)] = build(entries[start..<index], depth: depth + 1)
+        }
+        return TrieNode(.branch(children: children, value: value))
     }
 
     /// Hex-prefix encoding (Yellow Paper appendix C).
@@ -174,7 +253,7 @@ final class TrieNode: @unchecked Sendable {
 
     static func emptyChildren() -> [TrieNode?] { [TrieNode?](repeating: nil, count: 16) }
 
-    func invalidate() { cachedEncoding = nil }
+    func invalidate() { cachedReference = NodeReference() }
 
     /// Inserts into the subtree at `slot`: nodes only this trie references are updated in place, shared ones
     /// are copied along the path (so snapshots never change).
@@ -253,7 +332,8 @@ final class TrieNode: @unchecked Sendable {
             var children = emptyChildren()
             var branchValue: [UInt8]?
             children[Int(prefix[common])] =
-                prefix.count - common == 1 ? child : TrieNode(.extension(path: Array(prefix[(common + 1)...]), child: child))
+                prefix.count - common == 1
+                ? child : TrieNode(.extension(path: Array(prefix[(common + 1)...]), child: child))
             let p = path.startIndex + common
             if path.count == common {
                 branchValue = value
@@ -308,6 +388,42 @@ final class TrieNode: @unchecked Sendable {
         case .leaf(let path, let value): return TrieNode(.leaf(path: prefix + path, value: value))
         case .extension(let path, let child): return TrieNode(.extension(path: prefix + path, child: child))
         case .branch: return TrieNode(.extension(path: prefix, child: node))
+        }
+    }
+}
+
+/// A node's reference held inline (no allocation): up to 32 bytes, the hash when `count` is 32, the embedded
+/// encoding when shorter, nothing yet when 0 (an encoding is never empty).
+struct NodeReference {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count: UInt8 = 0
+
+    init() {}
+
+    /// n(node) for a node whose RLP encoding is `encoding`.
+    init(encoding: [UInt8]) {
+        encoding.withUnsafeBytes { source in
+            withUnsafeMutableBytes(of: &words) { target in
+                if source.count < 32 {
+                    target.copyMemory(from: source)
+                } else {
+                    Keccak256.hash(source, into: target)
+                }
+            }
+        }
+        count = UInt8(Swift.min(encoding.count, 32))
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        withUnsafeBytes(of: words) { body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
+    }
+
+    /// As an item of the parent's list: the hash as a 32-byte string, a short encoding verbatim.
+    func append(to encoder: inout RLPEncoder) {
+        withBytes { bytes in
+            if bytes.count == 32 { encoder.appendBytes(bytes) } else { encoder.appendRaw(bytes) }
         }
     }
 }

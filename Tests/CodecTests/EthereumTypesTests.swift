@@ -76,7 +76,61 @@ import Testing
         #expect(throws: Address.ParseError.badChecksum(expected: good)) {
             try Address(parsing: "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         }
-        #expect(throws: Address.ParseError.wrongLength(38)) { try Address(parsing: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea") }
-        #expect(throws: Address.ParseError.missingPrefix) { try Address(parsing: "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed") }
+        #expect(throws: Address.ParseError.wrongLength(38)) {
+            try Address(parsing: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea")
+        }
+        #expect(throws: Address.ParseError.missingPrefix) {
+            try Address(parsing: "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+        }
+    }
+}
+
+/// The fast paths of issue 17 agree with the definitions they replace.
+@Suite struct FastPathTests {
+    @Test func productsOfSmallFactorsAreExact() {
+        let max64 = UInt256(UInt64.max)
+        #expect((max64 * max64).hexDigits == "fffffffffffffffe0000000000000001")
+        #expect((UInt256(21_000 as UInt64) * UInt256(1_000_000_000 as UInt64)).description == "21000000000000")
+        #expect(max64.multipliedReportingOverflow(by: .zero) == (UInt256.zero, false))
+        // One wide factor takes the general path; the product is the same either way round.
+        let wide = (UInt256(1) << 130) + 7
+        #expect(wide * UInt256(3) == UInt256(3) * wide)
+        #expect((wide * UInt256(3)).description == "4083388403051261561560495289181218537493")
+    }
+
+    @Test func bigEndianBytesRoundTripAtEveryWidth() {
+        for width in 0...32 {
+            let bytes = (0..<width).map { UInt8(truncatingIfNeeded: 0xa1 &+ $0 &* 37) }
+            let value = UInt256(bigEndian: bytes)!
+            let minimal = Array(bytes.drop { $0 == 0 })
+            #expect(value.minimalBigEndianBytes == minimal, "width \(width)")
+            #expect(value.bigEndianBytes == [UInt8](repeating: 0, count: 32 - width) + bytes, "width \(width)")
+        }
+        #expect(UInt256(bigEndian: [UInt8](repeating: 1, count: 33)) == nil)
+        #expect(UInt256.zero.minimalBigEndianBytes == [])
+    }
+
+    @Test func addressOrderIsByteOrderAndHashingFollowsEquality() {
+        let base = [UInt8](repeating: 0x80, count: 20)
+        for position in 0..<20 {
+            var low = base
+            var high = base
+            low[position] = 0x7f
+            high[position] = 0x81
+            // Later bytes that order the other way must not matter.
+            for later in (position + 1)..<20 {
+                low[later] = 0xff
+                high[later] = 0x00
+            }
+            let a = Address(low)!
+            let b = Address(high)!
+            #expect(a < b && !(b < a), "byte \(position)")
+            #expect(low.lexicographicallyPrecedes(high))
+        }
+        let same = Address(base)!
+        #expect(!(same < Address(base)!))
+        let set: Set<Address> = [Address(base)!, Address(base)!, Address([UInt8](repeating: 1, count: 20))!]
+        #expect(set.count == 2)
+        #expect(set.contains(Address(base)!))
     }
 }

@@ -1,3 +1,4 @@
+import BenchCKeccak
 import BenchCSecp256k1
 import Benchmark
 import CryptoCore
@@ -21,6 +22,43 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("keccak256 32 bytes", configuration: .init(scalingFactor: .kilo)) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Keccak256.hash(word)) }
     }
+    // The same work into a caller's buffer (no result array), side by side with the unrolled C reference.
+    Benchmark("keccak256 32 bytes into a buffer", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var out = [UInt8](repeating: 0, count: 32)
+        word.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { output in
+                for _ in benchmark.scaledIterations {
+                    Keccak256.hash(input, into: output)
+                    blackHole(output[0])
+                }
+            }
+        }
+    }
+    Benchmark("keccak256 1 MiB (C reference, XKCP unrolled)", configuration: .init(metrics: [.throughput, .wallClock], maxIterations: 2_000)) {
+        benchmark in
+        var out = [UInt8](repeating: 0, count: 32)
+        for _ in benchmark.scaledIterations {
+            bench_keccak256(mebibyte, mebibyte.count, &out)
+            blackHole(out)
+        }
+    }
+    Benchmark("keccak256 32 bytes (C reference, XKCP unrolled)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var out = [UInt8](repeating: 0, count: 32)
+        word.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                for _ in benchmark.scaledIterations {
+                    bench_keccak256(input.baseAddress, 32, output.baseAddress)
+                    blackHole(output[0])
+                }
+            }
+        }
+    }
+    // C reference agrees with the Swift hash (a benchmark of a wrong hash measures nothing).
+    var check = [UInt8](repeating: 0, count: 32)
+    bench_keccak256(mebibyte, mebibyte.count, &check)
+    precondition(check == Keccak256.hash(mebibyte), "C reference keccak disagrees with Keccak256")
+    bench_keccak256(word, word.count, &check)
+    precondition(check == Keccak256.hash(word), "C reference keccak disagrees with Keccak256")
 
     // secp256k1: wrapper vs raw, same digest and key.
     let key: [UInt8] = (1...32).map { UInt8($0) }
