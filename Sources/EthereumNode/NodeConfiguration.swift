@@ -26,6 +26,9 @@ public struct NodeConfiguration: Sendable {
     public var genesisAccounts: [GenesisAccount] = []
     /// Accept pre-EIP-155 (unprotected) legacy transactions over RPC (geth: --rpc.allow-unprotected-txs).
     public var allowUnprotectedTransactions = false
+    /// Every address may send with eth_sendTransaction without its key, as if impersonated (Anvil's
+    /// `--auto-impersonate`); changed at run time with anvil_autoImpersonateAccount.
+    public var autoImpersonate = false
     /// Serve anvil_/evm_/hardhat_ methods (always on for loopback; the CLI asks for a flag otherwise).
     public var devMethodsEnabled = true
     /// Client version string for web3_clientVersion.

@@ -51,6 +51,8 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case executionFailed(String)
     /// A token (symbol or address) the chain does not have.
     case unknownToken(String)
+    /// anvil_impersonateAccount beyond the number of addresses impersonated at once.
+    case tooManyImpersonatedAccounts(limit: Int)
 
     public var description: String {
         switch self {
@@ -80,6 +82,9 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .executionReverted(let message, _): message
         case .executionFailed(let text): text
         case .unknownToken(let text): "unknown token \(text): not a native token of this chain"
+        case .tooManyImpersonatedAccounts(let limit):
+            "too many impersonated accounts: limit is \(limit) (anvil_stopImpersonatingAccount removes one; "
+                + "anvil_autoImpersonateAccount covers every address)"
         }
     }
 }

@@ -13,8 +13,13 @@ extension SandnetNode {
     /// eth_sendTransaction: fills in the nonce, fees and gas, signs with the sender's key and submits.
     ///
     /// - Returns: the transaction hash.
+    /// From an impersonated address whose key the node does not hold, the transaction is sent unsigned
+    /// (``sendUnsigned(_:from:)``).
     public func sendTransaction(_ request: TransactionRequest, from: Address) throws -> [UInt8] {
-        try sendFromKey(try key(for: from), from: from, request: request)
+        if keys[from] == nil && from != faucetAddress && isImpersonating(from) {
+            return try sendUnsigned(request, from: from)
+        }
+        return try sendFromKey(try key(for: from), from: from, request: request)
     }
 
     /// eth_signTransaction: the transaction eth_sendTransaction would send (nonce, gas and fees filled in the same

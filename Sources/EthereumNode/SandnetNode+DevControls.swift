@@ -98,6 +98,44 @@ extension SandnetNode {
     /// anvil_dropTransaction: false when the pool has no such transaction.
     public func dropTransaction(_ hash: [UInt8]) -> Bool { withLedger { $0.dropTransaction(hash) } }
 
+    /// anvil_dropAllTransactions: empties the pool (pending and queued). Returns how many were dropped.
+    @discardableResult
+    public func dropAllTransactions() -> Int {
+        withLedger { chain in chain.pool.all.reduce(0) { n, tx in chain.dropTransaction(tx.hash) ? n + 1 : n } }
+    }
+
+    /// anvil_removePoolTransactions: drops every pool transaction sent by `sender`. Returns how many.
+    @discardableResult
+    public func removePoolTransactions(from sender: Address) -> Int {
+        withLedger { chain in
+            chain.pool.all.filter { $0.sender == sender }.reduce(0) { n, tx in
+                chain.dropTransaction(tx.hash) ? n + 1 : n
+            }
+        }
+    }
+
+    /// anvil_addBalance: `address`'s balance raised by `amount`.
+    ///
+    /// - Throws: ``LedgerError/valueOutOfRange(_:)`` when the balance or the total supply would pass 2^256 − 1.
+    public func addBalance(_ address: Address, _ amount: UInt256) throws(LedgerError) {
+        try withLedger { (chain) throws(LedgerError) in
+            let (sum, overflow) = chain.account(address).balance.addingReportingOverflow(amount)
+            guard !overflow else { throw .valueOutOfRange("balance would exceed 2^256-1 wei") }
+            try chain.setBalance(address, sum)
+        }
+    }
+
+    /// anvil_getIntervalMining: the interval in seconds, nil unless mining on a timer.
+    public var miningInterval: UInt64? {
+        if case .interval(let seconds) = miningMode { return seconds }
+        return nil
+    }
+
+    /// anvil_getGenesisTime: the genesis block's timestamp (the stored one when a data directory was reopened).
+    public var genesisTime: UInt64 {
+        withLedger { $0.block(number: 0)?.header.timestamp } ?? configuration.chain.genesisTimestamp
+    }
+
     /// anvil_reorg: replaces the last `depth` blocks (at most ``NodeConfiguration/maxBlocksPerRequest``), putting
     /// their transactions back in the pool when `requeue` is set.
     public func reorg(depth: UInt64, requeue: Bool) throws {

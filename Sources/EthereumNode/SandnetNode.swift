@@ -36,6 +36,8 @@ public final class SandnetNode: Sendable {
     let ambient: Mutex<AmbientState>
     /// Chain conditions (``ChainConditions``) and the transactions they hold back.
     let conditionState = Mutex(ConditionState())
+    /// Addresses eth_sendTransaction sends from without their keys (``impersonate(_:)``).
+    let impersonation: Mutex<Impersonation>
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -46,6 +48,7 @@ public final class SandnetNode: Sendable {
         self.clock = clock
         filters = Mutex(FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
         ambient = Mutex(AmbientState(configuration.ambient))
+        impersonation = Mutex(Impersonation(automatic: configuration.autoImpersonate))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
@@ -183,6 +186,11 @@ public final class SandnetNode: Sendable {
 
     /// Fills in the nonce (pending), gas and fees as eth_sendTransaction does and signs with `key`.
     func signFromKey(_ key: [UInt8], from: Address, request: TransactionRequest) throws -> SignedTransaction {
+        try completed(request, from: from).signed(privateKey: key)
+    }
+
+    /// The transaction eth_sendTransaction would send for `request`: the nonce (pending), gas and fees filled in.
+    func completed(_ request: TransactionRequest, from: Address) throws -> Transaction {
         let (nonce, baseFee, tip) = withLedger { chain in
             (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
         }
@@ -194,9 +202,8 @@ public final class SandnetNode: Sendable {
         } else {
             gas = request.gasNeeded
         }
-        let transaction: Transaction
         if let gasPrice = request.gasPrice {
-            transaction = .legacy(
+            return .legacy(
                 LegacyTransaction(
                     chainID: configuration.chain.chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: request.to,
                     value: request.value, data: request.data))
@@ -206,13 +213,12 @@ public final class SandnetNode: Sendable {
                 // geth computes 2 × base fee + tip in big integers and its pool refuses the result.
                 throw NodeError.feeCapOverflow
             }
-            transaction = .dynamicFee(
+            return .dynamicFee(
                 DynamicFeeTransaction(
                     chainID: configuration.chain.chainID, nonce: nonce, maxPriorityFeePerGas: priority,
                     maxFeePerGas: maxFee, gas: gas, to: request.to, value: request.value, data: request.data,
                     accessList: request.accessList))
         }
-        return try transaction.signed(privateKey: key)
     }
 
     /// Flushes the pool and head to disk (clean shutdown).

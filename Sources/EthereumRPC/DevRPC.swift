@@ -115,6 +115,8 @@ enum DevRPC {
             try StateDump.load(try p.required(0, Arg.data), into: node)
             return .bool(true)
         }
+        registerImpersonation(node, into: &d)
+        registerPoolAndQueries(node, into: &d)
         d.registerParameterless("anvil_nodeInfo") {
             let info = node.nodeInfo
             return .object([
@@ -124,6 +126,66 @@ enum DevRPC {
                 ("chainId", Format.q(info.chainID)),
                 ("network", .string("sandnet")),
             ])
+        }
+    }
+
+    /// Impersonation (Anvil's answers: null), and eth_sendUnsignedTransaction, which sends from any address: a
+    /// developer method, never served where dev methods are off.
+    static func registerImpersonation(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register(["anvil_impersonateAccount", "hardhat_impersonateAccount"]) { p in
+            try p.atMost(1)
+            try node.impersonate(try p.required(0, Arg.address))
+            return .null
+        }
+        d.register(["anvil_stopImpersonatingAccount", "hardhat_stopImpersonatingAccount"]) { p in
+            try p.atMost(1)
+            node.stopImpersonating(try p.required(0, Arg.address))
+            return .null
+        }
+        d.register("anvil_autoImpersonateAccount") { p in
+            try p.atMost(1)
+            node.setAutoImpersonate(try p.required(0, Arg.bool))
+            return .null
+        }
+        d.register("eth_sendUnsignedTransaction") { p in
+            try p.atMost(1)
+            let request = try Arg.request(p)
+            guard let from = request.from else { throw RPCError.invalidParams("missing from") }
+            return Format.data(try node.sendUnsigned(request, from: from))
+        }
+    }
+
+    /// The pool controls and read-outs of issue 19, with Anvil's answers (null, or a JSON number where Anvil's is a
+    /// `u64`).
+    static func registerPoolAndQueries(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register("anvil_addBalance") { p in
+            try p.atMost(2)
+            let address = try p.required(0, Arg.address)
+            try node.addBalance(address, try p.required(1, Arg.uint256))
+            return .null
+        }
+        d.registerParameterless("anvil_dropAllTransactions") {
+            node.dropAllTransactions()
+            return .null
+        }
+        d.register("anvil_removePoolTransactions") { p in
+            try p.atMost(1)
+            node.removePoolTransactions(from: try p.required(0, Arg.address))
+            return .null
+        }
+        d.registerParameterless("anvil_getIntervalMining") { node.miningInterval.map { .number(String($0)) } ?? .null }
+        d.registerParameterless("anvil_getGenesisTime") { .number(String(node.genesisTime)) }
+        // The chain is post-London from genesis: Anvil refuses a minimum gas price there with these words.
+        d.register(["anvil_setMinGasPrice", "hardhat_setMinGasPrice"]) { p in
+            try p.atMost(1)
+            _ = try p.required(0, Arg.uint256)
+            throw RPCError.invalidParams("anvil_setMinGasPrice is not supported when EIP-1559 is active")
+        }
+        // Accepted for Anvil's clients, no effect: what the node logs is set at start (`--silent`).
+        d.register(["anvil_setLoggingEnabled", "hardhat_setLoggingEnabled"]) { p in
+            try p.atMost(1)
+            _ = try p.required(0, Arg.bool)
+            return .null
         }
     }
 }

@@ -93,6 +93,12 @@ enum EthRPC {
             let signed = try node.signTransaction(request, from: from)
             return .object([("raw", Format.data(signed.encoding)), ("tx", Format.signedTransaction(signed))])
         }
+        // Anvil's answer: every pool transaction (pending, then queued), as unmined transaction objects.
+        d.registerParameterless("eth_pendingTransactions") {
+            let content = node.poolContent
+            return .array(
+                (content.pending + content.queued).map { Format.transaction($0, block: nil, index: nil, baseFee: nil) })
+        }
         d.register("eth_getRawTransactionByBlockNumberAndIndex") { p in
             try p.atMost(2)
             let selector = try p.required(0, Arg.block)

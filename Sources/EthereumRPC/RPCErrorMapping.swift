@@ -36,7 +36,8 @@ extension NodeError: RPCErrorConvertible {
         case .executionFailed(let text): return .server(text)
         case .unknownToken: return .invalidParams(description)
         // Limits, as providers answer them (-32005, "limit exceeded").
-        case .blockRangeTooLarge, .tooManyFilters, .tooManyFilterCriteria, .tooManySnapshots:
+        case .blockRangeTooLarge, .tooManyFilters, .tooManyFilterCriteria, .tooManySnapshots,
+            .tooManyImpersonatedAccounts:
             return RPCError(code: -32005, message: description)
         }
     }

@@ -135,6 +135,12 @@ public enum NodeFormat {
     /// A block header as `newHeads` subscribers receive it.
     public static func header(_ block: Block) -> JSON { .object(Format.header(block)) }
 
+    /// A transaction as `newPendingTransactions` subscribers with `true` receive it: geth's pool transaction
+    /// object (no block, no index).
+    public static func pendingTransaction(_ tx: LedgerTransaction) -> JSON {
+        Format.transaction(tx, block: nil, index: nil, baseFee: nil)
+    }
+
     /// A log as `logs` subscribers receive it (`removed: true` for a log whose block a reorg removed).
     public static func log(_ entry: LogEntry) -> JSON { Format.log(entry) }
 

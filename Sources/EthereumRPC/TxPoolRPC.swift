@@ -13,6 +13,19 @@ enum TxPoolRPC {
         d.registerParameterless("txpool_content") {
             grouped(node.poolContent) { Format.transaction($0, block: nil, index: nil, baseFee: nil) }
         }
+        // geth's contentFrom: one sender's `{"pending": {nonce: tx}, "queued": …}`.
+        d.register("txpool_contentFrom") { p in
+            try p.atMost(1)
+            let sender = try p.required(0, Arg.address)
+            let content = node.poolContent
+            func byNonce(_ txs: [LedgerTransaction]) -> JSON {
+                .object(
+                    txs.filter { $0.sender == sender }.sorted { $0.nonce < $1.nonce }.map {
+                        (String($0.nonce), Format.transaction($0, block: nil, index: nil, baseFee: nil))
+                    })
+            }
+            return .object([("pending", byNonce(content.pending)), ("queued", byNonce(content.queued))])
+        }
         d.registerParameterless("txpool_inspect") {
             grouped(node.poolContent) { tx in
                 .string("\(tx.to?.lowercased ?? "contract creation"): \(tx.value) wei + \(tx.gasLimit) gas × \(tx.maxFeePerGas) wei")

@@ -34,8 +34,12 @@ struct WebSocketSession {
     var path = "/"
 
     enum Topic: Sendable {
-        case newHeads, pending
+        case newHeads
+        /// `newPendingTransactions`: hashes, or (`true` as the second argument) full transaction objects.
+        case pending(full: Bool)
         case logs(LogFilter)
+        /// `syncing`: the chain is always synced, and geth notifies nothing while synced.
+        case syncing
     }
 
     /// How long a connection closing for a slow reader may take to deliver its close frame before it is cut.
@@ -51,7 +55,7 @@ struct WebSocketSession {
         let overlay = Self.subscriptionMethods(state)
         let notificationLimit = limits.notificationLimit
         let subscription = node.events.subscribe { event in
-            for text in state.notifications(for: event) {
+            for text in state.notifications(for: event, lookup: { node.transaction(hash: $0)?.transaction }) {
                 queue.pushNotification(
                     text,
                     closeReason:
@@ -140,7 +144,8 @@ struct WebSocketSession {
                 let topic: Topic
                 switch name {
                 case "newHeads": topic = .newHeads
-                case "newPendingTransactions": topic = .pending
+                case "newPendingTransactions": topic = .pending(full: try fullTransactionsFlag(params[1]))
+                case "syncing": topic = .syncing
                 case "logs": topic = .logs(try NodeFormat.subscriptionFilter(params[1]))
                 default: throw RPCError(code: -32601, message: "no \"\(name)\" subscription in eth namespace")
                 }
@@ -152,6 +157,16 @@ struct WebSocketSession {
                 return .bool(true)
             },
         ]
+    }
+
+    /// newPendingTransactions' optional second argument (geth's `*bool`, with its unmarshalling text).
+    static func fullTransactionsFlag(_ value: JSON?) throws -> Bool {
+        guard let value, !value.isNull else { return false }
+        guard let flag = value.boolValue else {
+            throw RPCError.invalidParams(
+                "invalid argument 1: json: cannot unmarshal \(value.typeName) into Go value of type bool")
+        }
+        return flag
     }
 
     /// Over HTTP, as geth answers: no subscriptions on a connection without notifications.
@@ -191,20 +206,28 @@ final class SessionState: Sendable {
         }
     }
 
-    /// The notifications `event` causes, in subscription order.
-    func notifications(for event: NodeEvent) -> [String] {
+    /// The notifications `event` causes, in subscription order. `lookup` finds a pending transaction for full
+    /// `newPendingTransactions` subscribers (called at most once per event, outside this table's lock; events are
+    /// published with the ledger lock released).
+    func notifications(for event: NodeEvent, lookup: ([UInt8]) -> LedgerTransaction? = { _ in nil }) -> [String] {
         let active = subscriptions.withLock { $0 }
         guard !active.isEmpty else { return [] }
         var out: [String] = []
         var header: JSON?
+        var fullTransaction: JSON??
         for (id, topic) in active {
             switch (event, topic) {
             case (.newBlock(let block), .newHeads):
                 let result = header ?? NodeFormat.header(block)
                 header = result
                 out.append(WebSocketSession.notification(id, result))
-            case (.pendingTransaction(let hash), .pending):
+            case (.pendingTransaction(let hash), .pending(full: false)):
                 out.append(WebSocketSession.notification(id, .string(Hex.encodePrefixed(hash))))
+            case (.pendingTransaction(let hash), .pending(full: true)):
+                let result = fullTransaction ?? lookup(hash).map(NodeFormat.pendingTransaction)
+                fullTransaction = result
+                // A transaction already gone (dropped between admission and this event) is not announced.
+                if let result { out.append(WebSocketSession.notification(id, result)) }
             case (.newBlock(let block), .logs(let filter)):
                 // Every matching log of the new block, one notification each, in block order (as geth sends them).
                 for receipt in block.receipts {

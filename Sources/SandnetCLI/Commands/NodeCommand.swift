@@ -133,6 +133,9 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "With automine, a block every N seconds when nothing else was mined (Sepolia's slot: 12); 0: none.")
     var emptyBlockInterval: UInt64 = 12
 
+    @Flag(help: "eth_sendTransaction from any address without its key, as Anvil's --auto-impersonate (dev methods only).")
+    var autoImpersonate = false
+
     @Option(help: "Seed of the other users' traffic (the same seed and profile replay the same transactions).")
     var ambientSeed: UInt64 = 0
 
@@ -192,6 +195,7 @@ struct NodeCommand: AsyncParsableCommand {
         config.emptyBlockInterval = noAmbient || emptyBlockInterval == 0 ? nil : emptyBlockInterval
         let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"
         config.devMethodsEnabled = loopback || allowDevMethods
+        config.autoImpersonate = autoImpersonate && config.devMethodsEnabled
 
         var store: (any KeyValueStore)?
         if !inMemory {
