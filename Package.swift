@@ -193,8 +193,8 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "EthereumLedger", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
-                "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
+                "EthereumTransactions", "EthereumLedger", "EthereumNode", "EthereumRPC", "DevNetwork", "JSONCoding", "JSONRPC",
+                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
                 .product(name: "Yams", package: "Yams"),
             ]),
 

@@ -33,15 +33,6 @@ struct WebSocketSession {
     var faults: FaultController?
     var path = "/"
 
-    enum Topic: Sendable {
-        case newHeads
-        /// `newPendingTransactions`: hashes, or (`true` as the second argument) full transaction objects.
-        case pending(full: Bool)
-        case logs(LogFilter)
-        /// `syncing`: the chain is always synced, and geth notifies nothing while synced.
-        case syncing
-    }
-
     /// How long a connection closing for a slow reader may take to deliver its close frame before it is cut.
     static let closeGrace: Duration = .seconds(15)
 
@@ -141,15 +132,7 @@ struct WebSocketSession {
                 guard let name = params[0]?.stringValue else {
                     throw RPCError.invalidParams("expected subscription name as first argument")
                 }
-                let topic: Topic
-                switch name {
-                case "newHeads": topic = .newHeads
-                case "newPendingTransactions": topic = .pending(full: try fullTransactionsFlag(params[1]))
-                case "syncing": topic = .syncing
-                case "logs": topic = .logs(try NodeFormat.subscriptionFilter(params[1]))
-                default: throw RPCError(code: -32601, message: "no \"\(name)\" subscription in eth namespace")
-                }
-                return .string(state.add(topic))
+                return .string(state.add(try SubscriptionTopic(name: name, filter: params[1])))
             },
             "eth_unsubscribe": { params in
                 guard let id = params[0] else { throw RPCError.invalidParams("missing value for required argument 0") }
@@ -157,16 +140,6 @@ struct WebSocketSession {
                 return .bool(true)
             },
         ]
-    }
-
-    /// newPendingTransactions' optional second argument (geth's `*bool`, with its unmarshalling text).
-    static func fullTransactionsFlag(_ value: JSON?) throws -> Bool {
-        guard let value, !value.isNull else { return false }
-        guard let flag = value.boolValue else {
-            throw RPCError.invalidParams(
-                "invalid argument 1: json: cannot unmarshal \(value.typeName) into Go value of type bool")
-        }
-        return flag
     }
 
     /// Over HTTP, as geth answers: no subscriptions on a connection without notifications.
@@ -188,10 +161,10 @@ struct WebSocketSession {
 
 /// Per-connection subscription table, shared by the reader (eth_subscribe) and the event handler.
 final class SessionState: Sendable {
-    private let subscriptions = Mutex<[(id: String, topic: WebSocketSession.Topic)]>([])
+    private let subscriptions = Mutex<[(id: String, topic: SubscriptionTopic)]>([])
     private let counter = Atomic<UInt64>(1)
 
-    func add(_ topic: WebSocketSession.Topic) -> String {
+    func add(_ topic: SubscriptionTopic) -> String {
         let n = counter.add(1, ordering: .relaxed).oldValue
         let id = "0x" + String(n &* 0x9e37_79b9_7f4a_7c15, radix: 16)
         subscriptions.withLock { $0.append((id, topic)) }
@@ -216,34 +189,10 @@ final class SessionState: Sendable {
         var header: JSON?
         var fullTransaction: JSON??
         for (id, topic) in active {
-            switch (event, topic) {
-            case (.newBlock(let block), .newHeads):
-                let result = header ?? NodeFormat.header(block)
-                header = result
+            for result in topic.results(
+                for: event, header: &header, pendingTransaction: &fullTransaction, lookup: lookup)
+            {
                 out.append(WebSocketSession.notification(id, result))
-            case (.pendingTransaction(let hash), .pending(full: false)):
-                out.append(WebSocketSession.notification(id, .string(Hex.encodePrefixed(hash))))
-            case (.pendingTransaction(let hash), .pending(full: true)):
-                let result = fullTransaction ?? lookup(hash).map(NodeFormat.pendingTransaction)
-                fullTransaction = result
-                // A transaction already gone (dropped between admission and this event) is not announced.
-                if let result { out.append(WebSocketSession.notification(id, result)) }
-            case (.newBlock(let block), .logs(let filter)):
-                // Every matching log of the new block, one notification each, in block order (as geth sends them).
-                for receipt in block.receipts {
-                    for (i, log) in receipt.logs.enumerated() where filter.matches(log) {
-                        let entry = LogEntry(log: log, receipt: receipt, block: block, index: i)
-                        out.append(WebSocketSession.notification(id, NodeFormat.log(entry)))
-                    }
-                }
-            case (.removedBlocks(let blocks), .logs(let filter)):
-                // A reorg: the logs of the removed blocks again, newest block first, with removed: true.
-                for block in blocks.reversed() {
-                    for entry in LogEntry.removed(from: block) where filter.matches(entry.log) {
-                        out.append(WebSocketSession.notification(id, NodeFormat.log(entry)))
-                    }
-                }
-            default: break
             }
         }
         return out

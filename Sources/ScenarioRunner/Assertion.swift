@@ -33,6 +33,8 @@ public struct Assertion: Sendable {
         case icpAllowance(of: Template, spender: Template, checks: [Clause])
         /// `tokenBalance:` of an account in a token's base units: comparisons and `changedBy` since a step.
         case tokenBalance(TokenBalanceCheck)
+        /// `subscription:` what a `subscribe` step's subscription received: how many, and the last one's fields.
+        case subscription(SubscriptionCheck)
     }
 
     public var kind: Kind
@@ -56,6 +58,7 @@ public struct Assertion: Sendable {
         case .icpBalance: return "icpBalance"
         case .icpAllowance: return "icpAllowance"
         case .tokenBalance: return "tokenBalance"
+        case .subscription: return "subscription"
         }
     }
 }

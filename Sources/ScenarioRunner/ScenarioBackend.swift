@@ -1,5 +1,6 @@
 import DevNetwork
 import EthereumLedger
+import EthereumRPC
 import EthereumTypes
 import Foundation
 import ICPAgent
@@ -27,6 +28,46 @@ public protocol ScenarioBackend: Sendable {
     /// Calls the ICP ledger canister as `identity` (a query or an update); a transport failure or an HTTP refusal
     /// throws ``BackendError``.
     func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply
+    /// Subscribes as `eth_subscribe` does; the notifications' results collect in the returned log as the node sends
+    /// them. A backend that cannot receive notifications throws ``SubscriptionsUnavailable``.
+    func subscribe(_ topic: SubscriptionTopic) async throws -> NotificationLog
+}
+
+/// The backend cannot receive notifications (an HTTP-only URL): `subscribe` steps are skipped with this reason.
+public struct SubscriptionsUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// The results of one subscription's notifications, in arrival order, kept until the scenario ends.
+///
+/// Limit: ``limit`` notifications per subscription; more fail the next check that reads the log (the count is
+/// kept, so nothing is dropped silently).
+public final class NotificationLog: Sendable {
+    /// At most this many results are kept per subscription.
+    public static let limit = 10_000
+
+    private let state = Mutex<(results: [JSON], total: Int)>(([], 0))
+    /// Keeps the in-process handler registered while the scenario holds the log.
+    private let subscription: Mutex<EventSubscription?> = Mutex(nil)
+
+    public init() {}
+
+    public func append(_ result: JSON) {
+        state.withLock {
+            $0.total += 1
+            if $0.results.count < Self.limit { $0.results.append(result) }
+        }
+    }
+
+    /// The results received so far and how many arrived in all (more than `results.count` past ``limit``).
+    public var received: (results: [JSON], total: Int) { state.withLock { $0 } }
+
+    func keep(_ handle: EventSubscription) { subscription.withLock { $0 = handle } }
+
+    /// Stops receiving.
+    public func cancel() { subscription.withLock { $0.take() }?.cancel() }
 }
 
 /// The backend has no ICP ledger (a plain Ethereum node): ICP steps are skipped with this reason.
@@ -39,6 +80,12 @@ public struct ICPUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
 extension ScenarioBackend {
     public func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply {
         throw ICPUnavailable("\(label) has no ICP ledger")
+    }
+
+    public func subscribe(_ topic: SubscriptionTopic) async throws -> NotificationLog {
+        throw SubscriptionsUnavailable(
+            "subscribe steps need notifications; \(label) is reached over HTTP only, which has none "
+                + "(run the scenario in-process)")
     }
 }
 
@@ -84,6 +131,18 @@ public final class InProcessBackend: ScenarioBackend {
 
     public func call(_ method: String, _ params: [JSON]) async throws -> JSON {
         try callNow(method, params)
+    }
+
+    /// Registers a handler on the node's ``EventHub``: the node publishes while it handles the call that causes the
+    /// event (a mined block, an accepted transaction), so a step's notifications are in the log when the step returns.
+    public func subscribe(_ topic: SubscriptionTopic) async throws -> NotificationLog {
+        let log = NotificationLog()
+        log.keep(
+            network.node.events.subscribe { event in
+                var header: JSON?
+                for result in topic.results(for: event, header: &header) { log.append(result) }
+            })
+        return log
     }
 
     /// The synchronous path: the node's handlers are synchronous, so nothing awaits.

@@ -5,6 +5,7 @@ extension ScenarioBuilder {
     static let assertions = [
         "balance", "nonce", "receipt", "transaction", "block", "nextBaseFee", "logs", "equal", "notEqual", "value",
         "maxPriorityFeePerGas", "gasPrice", "estimateGas", "feeHistory", "icpBalance", "icpAllowance", "tokenBalance",
+        "subscription",
     ]
 
     mutating func assertion(_ entry: YAMLReader.Entry, index: Int) throws(ScenarioFormatError) -> Assertion {
@@ -13,6 +14,8 @@ extension ScenarioBuilder {
         let location = reader.location(entry.keyNode)
         let operators = Clause.Operator.allCases.map(\.rawValue).filter { $0 != "changedBy" }
         switch entry.key {
+        case "subscription":
+            return Assertion(kind: .subscription(try subscriptionCheck(node, what)), location: location)
         case "tokenBalance":
             let (check, since) = try tokenBalance(node, what)
             if check.checks.contains(where: { $0.op == .changedBy }) {

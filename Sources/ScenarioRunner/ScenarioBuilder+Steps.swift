@@ -10,7 +10,7 @@ extension ScenarioBuilder {
     static let actions = [
         "faucet", "send", "wait", "mine", "advanceTime", "setNextBaseFee", "fillBlocks", "reorg", "drop", "automine",
         "feeProfile", "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
-        "keystoreChangePassword", "newAccount", "sendRaw", "check", "token",
+        "keystoreChangePassword", "newAccount", "sendRaw", "check", "token", "subscribe",
     ]
     static let icpActions = ICPStepSpec.Kind.allCases.map(\.rawValue)
     static let stepKeys = ["id", "name", "expect"]
@@ -167,6 +167,8 @@ extension ScenarioBuilder {
             return .drop(transaction: try transactionReference(node, what))
         case "automine":
             return .automine(try reader.bool(node, what))
+        case "subscribe":
+            return .subscribe(try subscribeStep(node, what, id: id))
         case "feeProfile":
             return .feeProfile(try reader.scalar(node, what))
         case "snapshot":

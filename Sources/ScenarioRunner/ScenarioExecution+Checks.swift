@@ -54,6 +54,8 @@ extension ScenarioExecution {
                         location: formatted.text.location)
                 }
             }
+        case .subscription(let check):
+            try await checkSubscription(check)
         case .tokenBalance(let check):
             let address = try account(check.account).address
             let balance = try await tokenBalance(try tokenAddress(check.token), of: address)

@@ -20,6 +20,8 @@ extension ScenarioExecution {
             return try await send(spec)
         case .token(let spec):
             return try await tokenStep(spec)
+        case .subscribe(let spec):
+            return try await subscribeStep(spec, id: step.id ?? "subscription \(step.index + 1)")
         case .wait(let transaction, let confirmations, let timeout):
             return try await wait(for: try resolve(transaction), confirmations: confirmations, timeout: timeout)
         case .mine(let blocks, let interval):

@@ -23,6 +23,8 @@ final class ScenarioExecution {
     var results: [String: [String: String]] = [:]
     var baselines: [BalanceBaseline: UInt256] = [:]
     var snapshots: [String: String] = [:]
+    /// `subscribe` steps' notifications by step id.
+    var subscriptions: [String: NotificationLog] = [:]
     var keystores: [String: SecretStorage.Keystore] = [:]
     var cachedChainID: UInt64?
     var workDirectory: URL?
@@ -38,6 +40,7 @@ final class ScenarioExecution {
     }
 
     deinit {
+        for log in subscriptions.values { log.cancel() }
         if let workDirectory { try? FileManager.default.removeItem(at: workDirectory) }
     }
 

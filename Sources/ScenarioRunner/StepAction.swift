@@ -49,6 +49,9 @@ public enum StepAction: Sendable {
     case check([Assertion])
     /// `token:` — an ERC-20 `transfer`, `approve`, `transferFrom` or EIP-2612 `permit` as a signed transaction.
     case token(TokenStepSpec)
+    /// `subscribe:` — `eth_subscribe` to `newHeads`, `newPendingTransactions` or `logs` (filtered); checked with
+    /// the `subscription` assertion under the step's id.
+    case subscribe(SubscribeSpec)
     /// ICP ledger steps (`icpFaucet`, `icpAccountId`, `icpTransfer`, `icrc1Transfer`, `icrc2Approve`,
     /// `icrc2TransferFrom`, `icpCall`, `icpAdvanceTime`).
     case icp(ICPStepSpec)
@@ -78,6 +81,7 @@ public enum StepAction: Sendable {
         case .sendRaw: return "sendRaw"
         case .check: return "check"
         case .token: return "token"
+        case .subscribe: return "subscribe"
         case .icp(let spec): return spec.kind.rawValue
         }
     }

@@ -23,10 +23,12 @@ extension Keystore {
     /// - Throws: ``KeystoreError/io(path:reason:)``, e.g. when `path` exists and `replacing` is false.
     public func write(to path: String, replacing: Bool = false) throws(KeystoreError) {
         let data = [UInt8](jsonData())
-        if !replacing {
-            try Self.writeExclusively(data, to: path)
-            return
-        }
+        if replacing { try Self.replace(path, with: data) } else { try Self.writeExclusively(data, to: path) }
+    }
+
+    /// Writes `data` (mode 0600) to a temporary file beside `path` and renames it over `path`: readers see the old
+    /// file or the new one, never a part.
+    static func replace(_ path: String, with data: [UInt8]) throws(KeystoreError) {
         let temporary = path + ".tmp-" + UUID().uuidString.prefix(8)
         try Self.writeExclusively(data, to: temporary)
         guard rename(temporary, path) == 0 else {

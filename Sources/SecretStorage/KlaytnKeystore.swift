@@ -66,6 +66,22 @@ public struct KlaytnKeystore: Sendable, Equatable, CustomStringConvertible {
         try decrypt(password: Array(password.utf8))
     }
 
+    /// Re-encrypts every key under `newPassword`, each with a fresh salt and IV, keeping the id, the address, the
+    /// keyring's shape and each key's cipher.
+    /// - Parameter kdf: the new KDF for every key; by default each key's current one with a fresh salt.
+    /// - Throws: as ``decrypt(password:)`` for the old password, for the first key that fails.
+    public func changingPassword(from oldPassword: [UInt8], to newPassword: [UInt8], kdf: KeystoreKDF? = nil)
+        throws(KeystoreError) -> KlaytnKeystore
+    {
+        let changed = try keyring.map { (crypto: KeystoreCrypto) throws(KeystoreError) -> KeystoreCrypto in
+            let key = try crypto.decrypt(password: oldPassword)
+            return try KeystoreCrypto.encrypt(
+                privateKey: key, password: newPassword, kdf: kdf?.withFreshSalt() ?? crypto.kdf.withFreshSalt(),
+                cipher: crypto.cipher)
+        }
+        return KlaytnKeystore(id: id, address: address, keyring: changed)
+    }
+
     // MARK: JSON
 
     /// Parses a KIP-3 v4 file.
@@ -142,9 +158,10 @@ public struct KlaytnKeystore: Sendable, Equatable, CustomStringConvertible {
             KlaytnKeystoreFile(version: 4, id: id, address: address.lowercased, keyring: entries, crypto: nil))
     }
 
-    /// Writes the file with mode 0600, never over an existing file.
-    public func write(to path: String) throws(KeystoreError) {
-        try Keystore.writeExclusively([UInt8](jsonData()), to: path)
+    /// Writes the file with mode 0600, never over an existing file unless `replacing` (then atomically).
+    public func write(to path: String, replacing: Bool = false) throws(KeystoreError) {
+        let data = [UInt8](jsonData())
+        if replacing { try Keystore.replace(path, with: data) } else { try Keystore.writeExclusively(data, to: path) }
     }
 }
 

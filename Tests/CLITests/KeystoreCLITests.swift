@@ -187,4 +187,47 @@ import Testing
                 == "Error: invalid Klaytn keyring: 4 roles; Klaytn defines 3 (transaction, account-update, fee-payer)\n"
         )
     }
+
+    @Test func klaytnChangePasswordKeepsTheKeyring() throws {
+        let name = "klaytn_v4_role_based"
+        let (dir, file, env) = try Self.scratch(name)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = try #require(Self.cases[name]?["json"] as? [String: Any])
+        let account = try #require(json["address"] as? String)
+        let keys = try #require(Self.cases[name]?["keys"] as? [[String]])
+        let before = try SandnetProcess.run(["keystore", "inspect", file]).stdout
+
+        let changed = try SandnetProcess.run(
+            ["keystore", "change-password", file, "--password-env", "PW", "--new-password-env", "NEW"],
+            environment: env.merging(["NEW": "correct horse"]) { $1 })
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stdout == "address: \(account)\nkeys: 3\nfile: \(file)\n")
+        // Same id, address, roles, ciphers and KDF costs (fresh salts and IVs).
+        #expect(try SandnetProcess.run(["keystore", "inspect", file]).stdout == before)
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        let old = try SandnetProcess.run(["keystore", "decrypt", file, "--password-env", "PW"], environment: env)
+        #expect(old.stderr == "Error: MAC mismatch: wrong password or corrupted keystore\n")
+        let new = try SandnetProcess.run(
+            ["keystore", "decrypt", file, "--password-env", "NEW", "--show-private-key"],
+            environment: ["NEW": "correct horse"])
+        #expect(new.status == 0, "\(new.stderr)")
+        for key in [keys[0][0], keys[2][0], keys[2][1]] { #expect(new.stdout.contains(", private key 0x\(key)\n")) }
+
+        let pbkdf2 = try SandnetProcess.run(
+            [
+                "keystore", "change-password", file, "--password-env", "NEW", "--new-password-env", "PW",
+                "--kdf", "pbkdf2", "--iterations", "1000",
+            ], environment: env.merging(["NEW": "correct horse"]) { $1 })
+        #expect(pbkdf2.status == 0, "\(pbkdf2.stderr)")
+        let inspect = try SandnetProcess.run(["keystore", "inspect", file]).stdout
+        #expect(inspect.components(separatedBy: "aes-128-ctr, pbkdf2 hmac-sha256 c=1000 dklen=32\n").count == 4)
+
+        let wrong = try SandnetProcess.run(
+            ["keystore", "change-password", file, "--password-env", "NEW", "--new-password-env", "NEW"],
+            environment: ["NEW": "correct horse"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr == "Error: MAC mismatch: wrong password or corrupted keystore\n")
+        #expect(try SandnetProcess.run(["keystore", "inspect", file]).stdout == inspect)
+    }
 }

@@ -27,7 +27,7 @@ import Testing
         Case(
             label: "unknown action", yaml: "steps:\n  - sned: {from: a}\n",
             error:
-                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, feeProfile, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, token, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
+                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, feeProfile, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, token, subscribe, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
         ),
         Case(
             label: "token transfer without a recipient",
@@ -118,7 +118,7 @@ import Testing
         Case(
             label: "unknown assertion", yaml: "steps:\n  - check:\n      - balanse: {of: a}\n",
             error:
-                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, notEqual, value, maxPriorityFeePerGas, gasPrice, estimateGas, feeHistory, icpBalance, icpAllowance, tokenBalance"
+                "bad.yaml:3:9: unknown assertion 'balanse' (did you mean 'balance'?); expected one of: balance, nonce, receipt, transaction, block, nextBaseFee, logs, equal, notEqual, value, maxPriorityFeePerGas, gasPrice, estimateGas, feeHistory, icpBalance, icpAllowance, tokenBalance, subscription"
         ),
         Case(
             label: "keystore export without id",
@@ -128,6 +128,24 @@ import Testing
             label: "scrypt n not a power of two",
             yaml: "accounts:\n  a: random\nsteps:\n  - id: k\n    keystoreExport: {account: a, password: x, n: 1000}\n",
             error: "bad.yaml:5:50: scrypt n must be a power of two, found 1000"),
+        Case(
+            label: "subscribe without an id", yaml: "steps:\n  - subscribe: newHeads\n",
+            error: "bad.yaml:2:16: step 1 subscribe needs an 'id': checks name the subscription by it"),
+        Case(
+            label: "unknown subscription", yaml: "steps:\n  - id: s\n    subscribe: syncing\n",
+            error:
+                "bad.yaml:3:16: unknown subscription 'syncing'; expected one of: newHeads, newPendingTransactions, logs"),
+        Case(
+            label: "filter on newHeads", yaml: "steps:\n  - id: s\n    subscribe: {to: newHeads, address: USDC}\n",
+            error: "bad.yaml:3:31: 'address' filters logs; a newHeads subscription takes none"),
+        Case(
+            label: "subscription check of no subscribe step",
+            yaml: "steps:\n  - id: m\n    mine: 1\n  - check:\n      - subscription: {of: m, count: 1}\n",
+            error: "bad.yaml:5:28: 'of' names the id of an earlier subscribe step; there is none with id 'm'"),
+        Case(
+            label: "subscription check without count or last",
+            yaml: "steps:\n  - id: s\n    subscribe: newHeads\n  - check:\n      - subscription: {of: s}\n",
+            error: "bad.yaml:5:23: subscription assertion needs 'count' or 'last'"),
     ]
 
     @Test(arguments: cases)

@@ -27,6 +27,49 @@ import Testing
         }
     }
 
+    @Test func changingPasswordKeepsIdAddressShapeAndCiphers() throws {
+        let keys = KlaytnKeyring<[UInt8]>.roleBased([[Self.key(1)], [], [Self.key(2), Self.key(3)]])
+        let account = try Address(parsing: "0xa8677855999712d23692a4cad77bb9396a1174cd")
+        var keystore = try KlaytnKeystore.encrypt(
+            keys: keys, address: account, password: Array("old".utf8), kdf: Self.fast, id: "fixed-id")
+        // One key in web3swift's cipher and another KDF: each key keeps its own.
+        let last = keystore.keyring.allKeys.last
+        keystore.keyring = try keystore.keyring.map {
+            (crypto: KeystoreCrypto) throws(KeystoreError) -> KeystoreCrypto in
+            guard crypto == last else { return crypto }
+            return try KeystoreCrypto.encrypt(
+                privateKey: Self.key(3), password: Array("old".utf8),
+                kdf: .pbkdf2(iterations: 10, keyLength: 32, salt: Array(repeating: 9, count: 32)), cipher: .aes128CBC)
+        }
+        let changed = try keystore.changingPassword(from: Array("old".utf8), to: Array("new".utf8))
+        #expect(changed.id == "fixed-id")
+        #expect(changed.address == account)
+        #expect(try changed.decrypt(password: "new") == keys)
+        #expect(throws: KeystoreError.macMismatch) { try changed.decrypt(password: "old") }
+        let before = keystore.keyring.allKeys
+        let after = changed.keyring.allKeys
+        #expect(after.map(\.cipher) == [.aes128CTR, .aes128CTR, .aes128CBC])
+        #expect(after.map { "\($0.kdf)" } == before.map { "\($0.kdf)" })  // same function and cost
+        for (old, new) in zip(before, after) {
+            #expect(old.kdf != new.kdf)  // a fresh salt
+            #expect(old.iv != new.iv)
+        }
+        let reparsed = try KlaytnKeystore(json: changed.jsonData())
+        #expect(try reparsed.decrypt(password: "new") == keys)
+
+        let pbkdf2 = try keystore.changingPassword(
+            from: Array("old".utf8), to: [],
+            kdf: .pbkdf2(iterations: 7, keyLength: 32, salt: Array(repeating: 1, count: 32)))
+        #expect(
+            pbkdf2.keyring.allKeys.map { "\($0.kdf)" } == Array(repeating: "pbkdf2 hmac-sha256 c=7 dklen=32", count: 3))
+        let kdfs = pbkdf2.keyring.allKeys.map(\.kdf)
+        #expect(kdfs[0] != kdfs[1] && kdfs[1] != kdfs[2] && kdfs[0] != kdfs[2])  // each key its own salt
+        #expect(try pbkdf2.decrypt(password: []) == keys)
+        #expect(throws: KeystoreError.macMismatch) {
+            try keystore.changingPassword(from: Array("wrong".utf8), to: Array("new".utf8))
+        }
+    }
+
     @Test func addressDefaultsToTheFirstKeyAndIsKeptWhenGiven() throws {
         let first = try Keystore.encrypt(privateKey: Self.key(7), password: "pw", kdf: Self.fast).address
         let derived = try KlaytnKeystore.encrypt(keys: .keys([Self.key(7)]), password: [], kdf: Self.fast)

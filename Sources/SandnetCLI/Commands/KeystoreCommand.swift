@@ -331,7 +331,9 @@ struct KeystoreCommand: ParsableCommand {
     struct ChangePassword: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "change-password",
-            abstract: "Re-encrypt a keystore under a new password (fresh salt and IV), replacing the file atomically.")
+            abstract:
+                "Re-encrypt a v3 or Klaytn v4 keystore under a new password (fresh salts and IVs; a v4 file keeps its "
+                + "id, address, keyring shape and ciphers), replacing the file atomically.")
 
         @Argument(help: "The keystore file.")
         var file: String
@@ -341,18 +343,30 @@ struct KeystoreCommand: ParsableCommand {
         @OptionGroup(title: "New key derivation (default: the file's current one)") var kdf: KDFOptions
 
         func run() throws {
-            let keystore = try KeystoreCommand.load(file)
+            let document = try KeystoreCommand.loadAny(file)
             let old = try password.password(prompt: "Current password: ")
             do {
-                _ = try keystore.decrypt(password: old)  // fail before asking for the new password
+                // Fail before asking for the new password.
+                switch document {
+                case .web3SecretStorage(let keystore): _ = try keystore.decrypt(password: old)
+                case .klaytn(let keystore): _ = try keystore.decrypt(password: old)
+                }
             } catch {
                 throw CLIError("\(error)")
             }
             let new = try newPassword.password()
             do {
-                let changed = try keystore.changingPassword(from: old, to: new, kdf: kdf.requested)
-                try changed.write(to: file, replacing: true)
-                print("address: \(changed.address!.checksummed)")
+                switch document {
+                case .web3SecretStorage(let keystore):
+                    let changed = try keystore.changingPassword(from: old, to: new, kdf: kdf.requested)
+                    try changed.write(to: file, replacing: true)
+                    print("address: \(changed.address!.checksummed)")
+                case .klaytn(let keystore):
+                    let changed = try keystore.changingPassword(from: old, to: new, kdf: kdf.requested)
+                    try changed.write(to: file, replacing: true)
+                    print("address: \(changed.address.lowercased)")
+                    print("keys: \(changed.keyring.allKeys.count)")
+                }
                 print("file: \(file)")
             } catch {
                 throw CLIError("\(error)")
