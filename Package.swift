@@ -214,7 +214,8 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
-                "ByteCoding", "TestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "ByteCoding", "TestSupport", "ScenarioRunner",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         .testTarget(
             name: "EthereumNodeTests",
