@@ -229,7 +229,7 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),

@@ -30,6 +30,10 @@ public struct AmbientTransaction: Sendable, Equatable {
     public var maxFeePerGas: UInt256
     public var maxPriorityFeePerGas: UInt256
 
+    /// True for the token-like calls (35,000–65,000 gas): the node sends them as ERC-20 transfers of a native token
+    /// when the chain has one (README, "A chain that lives").
+    public var isTokenTransfer: Bool { gas >= 35_000 && gas < 65_000 }
+
     /// Tip per gas paid at `baseFee` (nil when the fee cap is below it).
     public func effectiveTip(baseFee: UInt256) -> UInt256? {
         guard maxFeePerGas >= baseFee else { return nil }

@@ -3,6 +3,7 @@ import EthereumLedger
 import EthereumTransactions
 import EthereumTypes
 import HDWallet
+import NativeContracts
 
 /// Other users on the chain (README, "A chain that lives"): which fee profile they follow and how blocks keep
 /// coming while automine is on.
@@ -15,6 +16,17 @@ public struct AmbientConfiguration: Sendable, Equatable {
     public var users = 64
     /// A user's balance is topped up to this (1,000 ETH) before it sends, when it runs low.
     public var userBalance = UInt256(1_000 as UInt64) * UInt256(1_000_000_000_000_000_000 as UInt64)
+
+    /// Tokens the users send in their token-like transactions (USDC, LINK and the USDT-quirks token); those the
+    /// chain has no native token at are left out, and with none left those transactions stay plain transfers.
+    public var tokens: [Address] = [
+        TokenDefinition.usdc.address, TokenDefinition.link.address, TokenDefinition.usdt.address,
+    ]
+    /// A user's balance of each token is topped up to this many whole tokens before it sends, when it runs low.
+    public var userTokens: UInt64 = 1_000_000
+    /// Gas limit of a token transfer: enough for every default token's transfer to a fresh holder (USDT's, the
+    /// dearest, uses 63,209).
+    public static let tokenTransferGasLimit: UInt64 = 65_000
 
     public init() {}
 }
@@ -103,27 +115,54 @@ extension SandnetNode {
         let users = traffic.isEmpty ? [] : try ambientKeys()
         var nonces = startNonces
         var signed: [LedgerTransaction] = []
+        var tokenSenders: [(token: TokenDefinition, sender: Address)] = []
         signed.reserveCapacity(traffic.count)
+        let tokens = ambientTokens
         for tx in traffic {
             let user = users[tx.sender]
             let nonce = nonces[user.address, default: 0]
             nonces[user.address] = nonce + 1
+            // A token-like call becomes a transfer of one of the tokens (chosen by its drawn gas, so no draw
+            // shifts), of 0.01–1,000 tokens (the drawn value's 1–100,000 steps).
+            let token = tx.isTokenTransfer && !tokens.isEmpty ? tokens[Int(tx.gas % UInt64(tokens.count))] : nil
+            var to = users[tx.recipient].address
+            var value = tx.value
+            var data: [UInt8] = []
+            var gas = tx.gas
+            if let token {
+                let steps = tx.value / UInt256(1_000_000_000_000 as UInt64)
+                let amount = steps * Self.power10(Int(token.decimals) - 2)
+                // transfer(address,uint256)
+                data = [0xa9, 0x05, 0x9c, 0xbb] + Self.word(to.bytes) + amount.bigEndianBytes
+                to = token.address
+                value = .zero
+                gas = SandnetNode.ambientTokenGasLimit
+                tokenSenders.append((token, user.address))
+            }
             let transaction = Transaction.dynamicFee(
                 DynamicFeeTransaction(
                     chainID: configuration.chain.chainID, nonce: nonce,
-                    maxPriorityFeePerGas: tx.maxPriorityFeePerGas, maxFeePerGas: tx.maxFeePerGas, gas: tx.gas,
-                    to: users[tx.recipient].address, value: tx.value, data: [], accessList: []))
+                    maxPriorityFeePerGas: tx.maxPriorityFeePerGas, maxFeePerGas: tx.maxFeePerGas, gas: gas,
+                    to: to, value: value, data: data, accessList: []))
             var ledgerTx = Self.ledgerTransaction(
                 try transaction.signed(privateKey: user.privateKey), sender: user.address)
-            // EVM-less: the gas a contract call would burn is charged as the transaction's own cost.
-            ledgerTx.intrinsicGas = tx.gas
+            // EVM-less: the gas a contract call would burn is charged as the transaction's own cost (a token
+            // transfer's is what the native token's execution uses).
+            if token == nil { ledgerTx.intrinsicGas = tx.gas }
             signed.append(ledgerTx)
         }
         let balance = configuration.ambient.userBalance
+        let wholeTokens = UInt256(configuration.ambient.userTokens)
         let blocks = try withLedger { chain -> [Block] in
             guard chain.blockNumber + 1 == head.number else { return [] }  // someone mined meanwhile
             for user in Set(signed.map(\.sender)) where chain.account(user).balance < balance / UInt256(2) {
                 try chain.setBalance(user, balance)
+            }
+            for (token, sender) in tokenSenders {
+                let full = wholeTokens * Self.power10(Int(token.decimals))
+                if chain.tokenBalance(token: token.address, holder: sender) < full / UInt256(2) {
+                    try chain.setTokenBalance(token: token.address, holder: sender, amount: full)
+                }
             }
             // Ambient traffic is best effort: a transaction the pool refuses (full, say) is left out.
             for tx in signed { _ = try? chain.submit(tx, now: now, mineNow: false) }
@@ -133,6 +172,23 @@ extension SandnetNode {
         publish(blocks)
         return blocks
     }
+
+    static let ambientTokenGasLimit = AmbientConfiguration.tokenTransferGasLimit
+
+    /// The configured ambient tokens the chain has, in the configured order.
+    var ambientTokens: [TokenDefinition] {
+        configuration.ambient.tokens.compactMap { configuration.chain.nativeContracts.token(at: $0) }
+    }
+
+    /// 10^`exponent` (1 for a negative one).
+    static func power10(_ exponent: Int) -> UInt256 {
+        var result = UInt256(1)
+        for _ in 0..<max(exponent, 0) { result = result * UInt256(10) }
+        return result
+    }
+
+    /// An address as a 32-byte ABI word.
+    static func word(_ bytes: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: 32 - bytes.count) + bytes }
 
     /// The simulated users' keys, derived once.
     func ambientKeys() throws -> [DevAccount] {

@@ -185,16 +185,29 @@ final class ManualClock: Sendable {
 }
 
 /// Any JSON-RPC endpoint over HTTP: another Sandnet, Anvil, Hardhat, geth.
+///
+/// Like the wallets' transports (viem's `http()` retries 3 times, ethers v6 retries throttled requests), a call
+/// answered HTTP 429 is sent again, up to ``maxRetries`` times, after the answer's `Retry-After` seconds (at most
+/// ``maxRetryWait``) or else viem's backoff, 150 ms × 2^attempt.
 public final class HTTPBackend: ScenarioBackend {
     public let url: URL
     let session: URLSession
     let nextID = Mutex(1)
+    /// Resends of a call answered HTTP 429 (0: the 429's error is the call's answer).
+    public let maxRetries: Int
+    /// Longest `Retry-After` honoured, in seconds.
+    public static let maxRetryWait: UInt64 = 10
+    private let retryCount = Mutex(0)
+
+    /// Calls resent after an HTTP 429 so far.
+    public var retries: Int { retryCount.withLock { $0 } }
 
     public var label: String { url.absoluteString }
     public var isInProcess: Bool { false }
 
-    public init(url: URL, timeout: TimeInterval = 30) {
+    public init(url: URL, timeout: TimeInterval = 30, maxRetries: Int = 3) {
         self.url = url
+        self.maxRetries = max(maxRetries, 0)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         session = URLSession(configuration: configuration)
@@ -212,7 +225,15 @@ public final class HTTPBackend: ScenarioBackend {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(body.bytes)
-        let (data, status) = try await send(request)
+        var (data, status, retryAfter) = try await sendReadingRetryAfter(request)
+        var attempt = 0
+        while status == 429, attempt < maxRetries {
+            let wait = retryAfter.map { min($0, Self.maxRetryWait) * 1_000 } ?? (150 << UInt64(attempt))
+            try await Task.sleep(for: .milliseconds(wait))
+            attempt += 1
+            retryCount.withLock { $0 += 1 }
+            (data, status, retryAfter) = try await sendReadingRetryAfter(request)
+        }
         let response: JSON
         do {
             response = try JSON.parse([UInt8](data))
@@ -224,6 +245,12 @@ public final class HTTPBackend: ScenarioBackend {
     }
 
     func send(_ request: URLRequest) async throws -> (Data, Int) {
+        let (data, status, _) = try await sendReadingRetryAfter(request)
+        return (data, status)
+    }
+
+    /// The body, the HTTP status and the `Retry-After` seconds (when given as a number).
+    func sendReadingRetryAfter(_ request: URLRequest) async throws -> (Data, Int, UInt64?) {
         let url = self.url
         return try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: request) { data, response, error in
@@ -232,8 +259,11 @@ public final class HTTPBackend: ScenarioBackend {
                         throwing: BackendError("cannot reach \(url.absoluteString): \(error.localizedDescription)"))
                     return
                 }
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                continuation.resume(returning: (data ?? Data(), status))
+                let http = response as? HTTPURLResponse
+                let retryAfter = http?.value(forHTTPHeaderField: "Retry-After").flatMap {
+                    UInt64($0.trimmingCharacters(in: .whitespaces))
+                }
+                continuation.resume(returning: (data ?? Data(), http?.statusCode ?? 0, retryAfter))
             }
             task.resume()
         }

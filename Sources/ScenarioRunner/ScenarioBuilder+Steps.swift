@@ -10,7 +10,7 @@ extension ScenarioBuilder {
     static let actions = [
         "faucet", "send", "wait", "mine", "advanceTime", "setNextBaseFee", "fillBlocks", "reorg", "drop", "automine",
         "feeProfile", "snapshot", "revert", "signMessage", "signTypedData", "keystoreExport", "keystoreImport",
-        "keystoreChangePassword", "newAccount", "sendRaw", "check", "token", "subscribe",
+        "keystoreChangePassword", "newAccount", "sendRaw", "check", "token", "subscribe", "faults",
     ]
     static let icpActions = ICPStepSpec.Kind.allCases.map(\.rawValue)
     static let stepKeys = ["id", "name", "expect"]
@@ -171,6 +171,9 @@ extension ScenarioBuilder {
             return .subscribe(try subscribeStep(node, what, id: id))
         case "feeProfile":
             return .feeProfile(try reader.scalar(node, what))
+        case "faults":
+            _ = try reader.mapping(node, "\(what) (a fault schedule: {seed, rules})")
+            return .faults(try reader.json(node))
         case "snapshot":
             let name = try reader.identifier(node, "\(what) name")
             names.snapshots.insert(name)

@@ -68,6 +68,10 @@ extension ScenarioExecution {
         case .feeProfile(let name):
             _ = try await call("sandnet_setFeeProfile", [.string(name)])
             return [:]
+        case .faults(let schedule):
+            if backend.isInProcess { throw StepSkip("provider faults need the HTTP server (--rpc-url)") }
+            _ = try await call("sandnet_setFaults", [schedule])
+            return [:]
         case .snapshot(let name):
             let id = try await call("evm_snapshot", [])
             snapshots[name] = id.stringValue ?? id.serialized

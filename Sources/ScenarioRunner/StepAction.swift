@@ -1,3 +1,4 @@
+import JSONCoding
 import SecretStorage
 
 /// What a step does. Each case is one YAML key (see `docs/scenarios.md`).
@@ -25,6 +26,9 @@ public enum StepAction: Sendable {
     case automine(Bool)
     /// `feeProfile:` — `sandnet_setFeeProfile`: other users' traffic in the blocks mined after it.
     case feeProfile(String)
+    /// `faults:` — `sandnet_setFaults`: the provider-fault schedule of the server's HTTP paths (README, "Provider
+    /// faults"). An in-process node has no HTTP, so the step (and the scenario) is skipped there.
+    case faults(JSON)
     /// `snapshot:` — `evm_snapshot`, remembered under the given name.
     case snapshot(name: String)
     /// `revert:` — `evm_revert` to a named snapshot.
@@ -70,6 +74,7 @@ public enum StepAction: Sendable {
         case .drop: return "drop"
         case .automine: return "automine"
         case .feeProfile: return "feeProfile"
+        case .faults: return "faults"
         case .snapshot: return "snapshot"
         case .revert: return "revert"
         case .signMessage: return "signMessage"
@@ -97,6 +102,7 @@ public enum StepAction: Sendable {
         case .drop: return "anvil_dropTransaction"
         case .automine: return "evm_setAutomine"
         case .feeProfile: return "sandnet_setFeeProfile"
+        case .faults: return "sandnet_setFaults"
         case .snapshot: return "evm_snapshot"
         case .revert: return "evm_revert"
         default: return nil

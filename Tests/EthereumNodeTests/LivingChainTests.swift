@@ -5,6 +5,9 @@ import EthereumTransactions
 import EthereumTypes
 import JSONCoding
 import JSONRPC
+import KeccakHashing
+import NativeContracts
+import Synchronization
 import Testing
 
 /// Blocks that keep coming and other users' traffic in the node, on an injected clock (no timers, no sleeps).
@@ -100,10 +103,69 @@ import Testing
         clock.advance(600)  // past the 49 blocks' timestamps
         let block = try #require(node.tick().first)
         #expect(block.header.number == 50)
-        #expect(block.header.gasUsed > 60_000_000 - 21_000)
+        // Full: token transfers are packed by their 65,000 gas limit but use 41–63k, so a full block uses ≥ 98 %.
+        #expect(block.header.gasUsed > 58_800_000)
         #expect(block.header.baseFeePerGas == before)
         let after = try node.feeHistory(count: 1, newest: .latest, percentiles: []).baseFeePerGas.last!
-        #expect(after > before + before / UInt256(9))  // +12.5 % minus one transfer's worth
+        #expect(after > before + before / UInt256(9))  // +12.5 % × the block's fullness
+    }
+}
+
+/// Other users' token transfers: USDC, LINK and the USDT-quirks token, each a Transfer log in its receipt.
+@Suite struct AmbientTokenTrafficTests {
+    static let transferTopic = Array(Keccak256.hash(utf8: "Transfer(address,address,uint256)"))
+    static let tokens: Set<Address> = [
+        TokenDefinition.usdc.address, TokenDefinition.link.address, TokenDefinition.usdt.address,
+    ]
+
+    @Test func otherUsersSendTokensThatLogTransfers() throws {
+        let (node, clock) = try LivingChainTests.livingNode()
+        var sentTo: [Address: Int] = [:]
+        for _ in 0..<3 {
+            #expect(node.tick().count == 1)
+            clock.advance(12)
+            let (receipts, block) = try #require(node.receipts(inBlock: .latest))
+            for (receipt, tx) in zip(receipts, block.transactions) {
+                #expect(receipt.status)  // every transfer succeeds: the users hold the tokens
+                guard let to = tx.to, Self.tokens.contains(to) else {
+                    #expect(receipt.logs.isEmpty && tx.data.isEmpty)
+                    continue
+                }
+                sentTo[to, default: 0] += 1
+                #expect(tx.value == .zero && tx.gasLimit == 65_000)
+                #expect(receipt.gasUsed > 30_000 && receipt.gasUsed < 65_000)
+                let log = try #require(receipt.logs.first)
+                #expect(receipt.logs.count == 1 && log.address == to && log.topics.first == Self.transferTopic)
+                #expect(log.topics.count == 3 && Array(log.topics[1].suffix(20)) == tx.sender.bytes)
+            }
+        }
+        #expect(Set(sentTo.keys) == Self.tokens)  // all three tokens move
+        #expect(sentTo.values.reduce(0, +) > 10)
+        // The senders hold what the ledger's token controls gave them, less what they sent.
+        let latest = try #require(node.receipts(inBlock: .latest)?.block)
+        let sender = try #require(latest.transactions.first { $0.to == TokenDefinition.usdc.address }?.sender)
+        let answer = try node.call(
+            "eth_call",
+            [
+                TokenRPCTests.call(
+                    TokenRPCTests.usdc,
+                    TokenRPCTests.calldata("balanceOf(address)", [TokenRPCTests.address(sender.lowercased)]))
+            ])
+        let text = try #require(answer.stringValue)
+        let held = try #require(UInt256(hexDigits: text.dropFirst(2)))
+        #expect(held > UInt256(500_000_000_000 as UInt64) && held <= UInt256(1_001_000_000_000 as UInt64))
+    }
+
+    @Test func aChainWithoutNativeTokensKeepsPlainTransfers() throws {
+        let (node, _) = try makeNode {
+            $0.ambient.profile = .sepolia
+            $0.ambient.seed = 1
+            $0.emptyBlockInterval = 12
+            $0.chain.nativeContracts = NativeContractRegistry()
+        }
+        let block = try #require(node.tick().first)
+        #expect(block.transactions.count > 10)
+        #expect(block.transactions.allSatisfy { $0.data.isEmpty && $0.to.map { !Self.tokens.contains($0) } == true })
     }
 }
 
@@ -173,5 +235,36 @@ import Testing
                     "invalid argument 0: unknown field \"reorgevery\"; known: delayBlocks, dropProbability, reorgDepth, reorgEvery, reorgRequeue, seed"
             )
         ) { try node.call("sandnet_setChainConditions", [.object([("reorgevery", .int(2))])]) }
+    }
+
+    @Test func scheduledReorgsGiveLogFiltersAndSubscribersRemovedLogs() throws {
+        let (node, clock) = try LivingChainTests.livingNode()
+        var conditions = ChainConditions()
+        conditions.reorgEvery = 2
+        conditions.reorgDepth = 2
+        node.setChainConditions(conditions)
+        let removedBlocks = Mutex<[[UInt8]]>([])
+        let subscription = node.events.subscribe { event in
+            if case .removedBlocks(let blocks) = event { removedBlocks.withLock { $0 += blocks.map(\.hash) } }
+        }
+        defer { subscription.cancel() }
+        let filter = try node.newFilter(LogFilter(addresses: [TokenDefinition.usdc.address]))
+        let first = try #require(node.tick().first)
+        guard case .logs(let delivered) = try node.filterChanges(filter) else {
+            Issue.record("a log filter answers logs")
+            return
+        }
+        #expect(!delivered.isEmpty && delivered.allSatisfy { !$0.removed && $0.block.hash == first.hash })
+        clock.advance(12)
+        _ = node.tick()  // block 2, then the scheduled reorg replaces blocks 1 and 2
+        #expect(node.block(hash: first.hash) == nil)
+        #expect(removedBlocks.withLock { $0.contains(first.hash) })
+        guard case .logs(let changes) = try node.filterChanges(filter) else {
+            Issue.record("a log filter answers logs")
+            return
+        }
+        let removed = changes.filter(\.removed)
+        #expect(removed.map(\.receipt.transactionHash) == delivered.map(\.receipt.transactionHash))
+        #expect(removed.allSatisfy { $0.block.hash == first.hash })
     }
 }

@@ -27,7 +27,7 @@ import Testing
         Case(
             label: "unknown action", yaml: "steps:\n  - sned: {from: a}\n",
             error:
-                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, feeProfile, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, token, subscribe, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
+                "bad.yaml:2:5: unknown key 'sned' in step 1 (actions) (did you mean 'send'?); expected one of: faucet, send, wait, mine, advanceTime, setNextBaseFee, fillBlocks, reorg, drop, automine, feeProfile, snapshot, revert, signMessage, signTypedData, keystoreExport, keystoreImport, keystoreChangePassword, newAccount, sendRaw, check, token, subscribe, faults, icpFaucet, icpAccountId, icpTransfer, icrc1Transfer, icrc2Approve, icrc2TransferFrom, icpCall, icpAdvanceTime"
         ),
         Case(
             label: "token transfer without a recipient",
