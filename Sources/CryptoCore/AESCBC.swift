@@ -73,29 +73,10 @@ public enum AESCBC {
         guard key.count == 16 else { throw .invalidKeyLength(key.count) }
         guard iv.count == 16 else { throw .invalidIVLength(iv.count) }
         guard input.count <= Int(Int32.max) - 16 else { throw .invalidInputLength(input.count) }
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw .openSSL(OpenSSLError.drain("EVP_CIPHER_CTX_new")) }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        let mode: Int32 = encrypting ? 1 : 0
-        guard EVP_CipherInit_ex(ctx, EVP_aes_128_cbc(), nil, key, iv, mode) == 1 else {
-            throw .openSSL(OpenSSLError.drain("EVP_CipherInit_ex"))
+        do {
+            return try EVPCipher.run(EVP_aes_128_cbc(), key: key, iv: iv, encrypting: encrypting, input: input)
+        } catch {
+            throw .openSSL(error)
         }
-        guard EVP_CIPHER_CTX_set_padding(ctx, 0) == 1 else {
-            throw .openSSL(OpenSSLError.drain("EVP_CIPHER_CTX_set_padding"))
-        }
-        var out = [UInt8](repeating: 0, count: input.count + 16)
-        var written: Int32 = 0
-        var total = 0
-        if !input.isEmpty {
-            guard EVP_CipherUpdate(ctx, &out, &written, input, Int32(input.count)) == 1 else {
-                throw .openSSL(OpenSSLError.drain("EVP_CipherUpdate"))
-            }
-            total = Int(written)
-        }
-        let finalOK = out.withUnsafeMutableBufferPointer { p in
-            EVP_CipherFinal_ex(ctx, p.baseAddress! + total, &written)
-        }
-        guard finalOK == 1 else { throw .openSSL(OpenSSLError.drain("EVP_CipherFinal_ex")) }
-        total += Int(written)
-        return Array(out[0..<total])
     }
 }

@@ -21,25 +21,10 @@ public enum AESCTR {
     public static func apply(key: [UInt8], iv: [UInt8], to input: [UInt8]) throws(Error) -> [UInt8] {
         guard key.count == 16 else { throw .invalidKeyLength(key.count) }
         guard iv.count == 16 else { throw .invalidIVLength(iv.count) }
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw .openSSL(OpenSSLError.drain("EVP_CIPHER_CTX_new")) }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_EncryptInit_ex(ctx, EVP_aes_128_ctr(), nil, key, iv) == 1 else {
-            throw .openSSL(OpenSSLError.drain("EVP_EncryptInit_ex"))
+        do {
+            return try EVPCipher.run(EVP_aes_128_ctr(), key: key, iv: iv, encrypting: true, input: input)
+        } catch {
+            throw .openSSL(error)
         }
-        var out = [UInt8](repeating: 0, count: input.count + 16)
-        var written: Int32 = 0
-        var total = 0
-        if !input.isEmpty {
-            guard EVP_EncryptUpdate(ctx, &out, &written, input, Int32(input.count)) == 1 else {
-                throw .openSSL(OpenSSLError.drain("EVP_EncryptUpdate"))
-            }
-            total = Int(written)
-        }
-        let finalOK = out.withUnsafeMutableBufferPointer { p in
-            EVP_EncryptFinal_ex(ctx, p.baseAddress! + total, &written)
-        }
-        guard finalOK == 1 else { throw .openSSL(OpenSSLError.drain("EVP_EncryptFinal_ex")) }
-        total += Int(written)
-        return Array(out[0..<total])
     }
 }
