@@ -163,14 +163,14 @@ extension Ledger {
     /// Rolls accounts, blocks and indexes back to the end of block `target`.
     mutating func rewindState(to target: UInt64) {
         while state.height > target { removeLastBlock() }
-        let totals = state.totals[Int(target)]
+        let totals = totals(at: target)
         (state.burned, state.supply) = (totals.burned, totals.supply)
         // Unsealed dev changes are discarded too: restore every address changed after `target`.
         var changed = state.dirty
         for (address, entries) in state.history where (entries.last?.block ?? 0) > target { changed.insert(address) }
         for address in changed.sorted() {
             while let last = state.history[address]?.last, last.block > target { removeLastHistory(address) }
-            let restored = state.history[address]?.last?.account ?? nil
+            let restored = sealedAccount(address, atBlock: target)
             writeAccount(address, restored)
             let key = Keccak256.hash(address.bytes)
             if let restored, restored.isInStateTrie {

@@ -13,9 +13,14 @@ public struct HistoryEntry: Sendable, Equatable {
 }
 
 /// (burned, supply) after a block.
-struct Totals: Sendable, Equatable {
-    var burned: UInt256
-    var supply: UInt256
+public struct Totals: Sendable, Equatable {
+    public var burned: UInt256
+    public var supply: UInt256
+
+    public init(burned: UInt256, supply: UInt256) {
+        self.burned = burned
+        self.supply = supply
+    }
 }
 
 /// One change to the chain's tables, with what undoing it needs (its inverse is also an entry).
@@ -162,6 +167,9 @@ extension Ledger {
     mutating func removeLastBlock() {
         record(.blockRemoved(head, state.totals[state.totals.count - 1]))
     }
+
+    /// The totals after block `number` (in the window).
+    func totals(at number: UInt64) -> Totals { state.totals[Int(number - state.indexedFrom)] }
 
     @discardableResult
     mutating func poolInsert(_ tx: LedgerTransaction) -> [UInt8]? {

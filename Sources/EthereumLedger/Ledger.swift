@@ -25,23 +25,39 @@ public struct TransactionLocation: Sendable, Equatable {
     }
 }
 
-/// Where a ledger finds the sealed blocks it no longer holds in memory: its owner's store, read through a
-/// bounded cache. A block that cannot be read answers nil.
+/// Where a ledger finds what it no longer holds in memory: its owner's store, read through a bounded cache. The
+/// ledger asks only about blocks below its in-memory window (``Ledger/indexedFrom``); what cannot be read
+/// answers nil.
 public protocol BlockArchive: Sendable {
+    /// The sealed block `number`.
     func block(number: UInt64) -> Block?
+    /// The number of the block with `hash`.
+    func blockNumber(hash: [UInt8]) -> UInt64?
+    /// Where the included transaction `hash` is.
+    func transactionLocation(hash: [UInt8]) -> TransactionLocation?
+    /// The last history entry of `address` at or before block `number` (nil: none, the account did not exist).
+    func historyEntry(of address: Address, atOrBefore number: UInt64) -> HistoryEntry?
+    /// The totals after block `number` and the addresses whose state that block changed (their history entries).
+    func blockRecord(number: UInt64) -> (totals: Totals, changed: [Address])?
 }
 
 /// The chain's state. The tables (accounts, history, blocks, pool) change only through the journaled
 /// primitives of `Ledger+Journal.swift`; the rest is captured whole by a ``Checkpoint``.
 struct ChainState: Sendable {
     var accounts: [Address: Account] = [:]
-    /// Per-address state after each block that changed it, for queries at past blocks and reorgs.
+    /// Per-address state after each block from ``indexedFrom`` on that changed it, for queries at past blocks and
+    /// reorgs (older entries are in the archive).
     var history: [Address: [HistoryEntry]] = [:]
     var dirty: Set<Address> = []
     var stateTrie = PatriciaTrie()
     /// Blocks held in memory: all of them without an archive; with one, the head, the recent ones and every
-    /// block a live snapshot may need (the rest are read from the archive).
+    /// block a live snapshot may need (the rest are read from the archive). Always exactly
+    /// ``indexedFrom``…``height``.
     var blocks: [UInt64: Block] = [:]
+    /// The in-memory window: blocks from this one on are held with their hash and transaction index entries, totals
+    /// and history entries; older ones are read from the archive. 0 without an archive (memory then grows with
+    /// the chain).
+    var indexedFrom: UInt64 = 0
     var height: UInt64 = 0
     var genesisHash: [UInt8] = []
     var blockNumbers: [[UInt8]: UInt64] = [:]
@@ -55,7 +71,7 @@ struct ChainState: Sendable {
     var timestampFloor: UInt64?
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it.
     var supply = UInt256.zero
-    /// (burned, supply) after each block, for reorgs.
+    /// (burned, supply) after each block from ``indexedFrom`` on, for reorgs.
     var totals: [Totals] = []
     /// Distinguishes replacement blocks after a reorg.
     var reorgCount: UInt64 = 0
@@ -143,14 +159,25 @@ public struct Ledger: Sendable {
     /// The account now (including changes not yet sealed into a block), or at the end of block `number`.
     public func account(_ address: Address, atBlock number: UInt64? = nil) -> Account {
         guard let number, number < blockNumber else { return state.accounts[address] ?? Account() }
-        guard let entries = state.history[address] else { return Account() }
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].block <= number { low = mid + 1 } else { high = mid }
+        return sealedAccount(address, atBlock: number) ?? Account()
+    }
+
+    /// The account as block `number` left it (nil: it did not exist): from the history held in memory, or from
+    /// the archive when the entry is older than the window.
+    func sealedAccount(_ address: Address, atBlock number: UInt64) -> Account? {
+        if let entries = state.history[address] {
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let mid = (low + high) / 2
+                if entries[mid].block <= number { low = mid + 1 } else { high = mid }
+            }
+            if low > 0 { return entries[low - 1].account }
         }
-        return low == 0 ? Account() : (entries[low - 1].account ?? Account())
+        guard state.indexedFrom > 0, let entry = archive?.historyEntry(of: address, atOrBefore: number),
+            entry.block < state.indexedFrom
+        else { return nil }
+        return entry.account
     }
 
     /// Every address with state (the dev and genesis accounts, and everything touched since).
@@ -169,9 +196,23 @@ public struct Ledger: Sendable {
     /// Blocks held in memory (the rest are in the archive).
     public var blocksInMemory: Int { state.blocks.count }
 
-    /// Releases blocks the archive holds, keeping the last `keep` and every block the journal may make the head
-    /// again (from the oldest live snapshot's head on, and the parent of every block it records). Without an
-    /// archive nothing is released.
+    /// What the ledger holds in memory per chain item (the rest is in the archive): blocks, hash and transaction
+    /// index entries, per-block totals and history entries.
+    public var heldInMemory: (blocks: Int, blockHashes: Int, transactions: Int, totals: Int, historyEntries: Int) {
+        (
+            state.blocks.count, state.blockNumbers.count, state.transactionIndex.count, state.totals.count,
+            state.history.values.reduce(0) { $0 + $1.count }
+        )
+    }
+
+    /// The first block of the in-memory window: older blocks, their indexes, totals and history are read from the
+    /// archive (0: everything is in memory).
+    public var indexedFrom: UInt64 { state.indexedFrom }
+
+    /// Releases what the archive holds, keeping the last `keep` blocks and every block the journal may make the
+    /// head again (from the oldest live snapshot's head on, and the parent of every block it records): older
+    /// blocks, their hash and transaction index entries, their totals and the history entries before the window.
+    /// Without an archive nothing is released.
     public mutating func releaseBlocks(keepingRecent keep: UInt64) {
         guard archive != nil, !changeOpen, state.blocks.count > 2 * Int(keep) + 1 else { return }
         var floor = state.height > keep ? state.height - keep : 0
@@ -182,34 +223,86 @@ public struct Ledger: Sendable {
             default: continue
             }
         }
-        for number in state.blocks.keys where number < floor { state.blocks[number] = nil }
+        guard floor > state.indexedFrom else { return }
+        for number in state.indexedFrom..<floor {
+            guard let block = state.blocks.removeValue(forKey: number) else { continue }
+            state.blockNumbers[block.hash] = nil
+            for tx in block.transactions { state.transactionIndex[tx.hash] = nil }
+        }
+        state.totals.removeFirst(Int(floor - state.indexedFrom))
+        // Addresses with entries in the window keep those; the rest are dropped (the archive answers for them).
+        state.history = state.history.compactMapValues { entries in
+            guard let first = entries.first, first.block < floor else { return entries }
+            let kept = entries.drop { $0.block < floor }
+            return kept.isEmpty ? nil : Array(kept)
+        }
+        state.indexedFrom = floor
     }
 
-    /// Brings blocks `range` back into memory (a reorg below what is held); throws when one cannot be read.
+    /// Brings blocks `range` back into the in-memory window (a reorg below it): the blocks, their indexes, totals
+    /// and history entries; throws when one cannot be read.
     mutating func hold(_ range: ClosedRange<UInt64>) throws(LedgerError) {
-        for number in range where state.blocks[number] == nil {
-            guard let block = archive?.block(number: number) else {
+        let from = range.lowerBound
+        guard from < state.indexedFrom else { return }
+        var totals: [Totals] = []
+        var restored: [Address: [HistoryEntry]] = [:]
+        for number in from..<state.indexedFrom {
+            guard let block = archive?.block(number: number), let record = archive?.blockRecord(number: number) else {
                 throw .storageFailure("cannot read block \(number)")
             }
             state.blocks[number] = block
+            state.blockNumbers[block.hash] = number
+            for (i, tx) in block.transactions.enumerated() {
+                state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: number, index: i)
+            }
+            totals.append(record.totals)
+            for address in record.changed {
+                guard let entry = archive?.historyEntry(of: address, atOrBefore: number), entry.block == number else {
+                    throw .storageFailure("cannot read the history of \(address) at block \(number)")
+                }
+                restored[address, default: []].append(entry)
+            }
         }
+        state.totals.insert(contentsOf: totals, at: 0)
+        for (address, entries) in restored { state.history[address] = entries + (state.history[address] ?? []) }
+        state.indexedFrom = from
+    }
+
+    /// Where the included transaction `hash` is: in the window, or in the archive below it.
+    func location(_ hash: [UInt8]) -> TransactionLocation? {
+        if let location = state.transactionIndex[hash] { return location }
+        guard state.indexedFrom > 0, let location = archive?.transactionLocation(hash: hash),
+            location.blockNumber < state.indexedFrom
+        else { return nil }
+        return location
     }
 
     public func block(hash: [UInt8]) -> Block? {
-        state.blockNumbers[hash].flatMap { block(number: $0) }
+        if let number = state.blockNumbers[hash] { return block(number: number) }
+        guard state.indexedFrom > 0, let number = archive?.blockNumber(hash: hash), number < state.indexedFrom,
+            let block = block(number: number), block.hash == hash
+        else { return nil }
+        return block
     }
 
     /// A transaction by hash: included (with its location) or pending in the pool.
     public func transaction(_ hash: [UInt8]) -> (LedgerTransaction, TransactionLocation?)? {
-        if let loc = state.transactionIndex[hash], let block = block(number: loc.blockNumber) {
-            return (block.transactions[loc.index], loc)
-        }
-        return state.pool.transaction(hash).map { ($0, nil) }
+        if let pending = state.pool.transaction(hash) { return (pending, nil) }
+        guard let (_, block, loc) = included(hash) else { return nil }
+        return (block.transactions[loc.index], loc)
     }
 
     public func receipt(_ hash: [UInt8]) -> (Receipt, Block)? {
-        guard let loc = state.transactionIndex[hash], let block = block(number: loc.blockNumber) else { return nil }
-        return (block.receipts[loc.index], block)
+        guard let (receipt, block, _) = included(hash) else { return nil }
+        return (receipt, block)
+    }
+
+    /// An included transaction's receipt, block and location (checked against the block it names).
+    func included(_ hash: [UInt8]) -> (Receipt, Block, TransactionLocation)? {
+        guard let loc = location(hash), let block = block(number: loc.blockNumber), loc.index < block.receipts.count,
+            block.transactions[loc.index].hash == hash
+        else { return nil }
+        return (block.receipts[loc.index], block, loc)
     }
 
     // MARK: - Admission

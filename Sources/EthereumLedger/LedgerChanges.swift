@@ -20,9 +20,21 @@ public struct LedgerChanges: Sendable {
         public var supply: UInt256
         public var chainID: UInt64
         public var genesisHash: [UInt8]
+
+        public init(number: UInt64, burned: UInt256, supply: UInt256, chainID: UInt64, genesisHash: [UInt8]) {
+            self.number = number
+            self.burned = burned
+            self.supply = supply
+            self.chainID = chainID
+            self.genesisHash = genesisHash
+        }
     }
 
     public var blocks: [(number: UInt64, block: Block?)] = []
+    /// Blocks taken off the chain (a revert or reorg): their hash and transaction index records go.
+    public var removedBlocks: [Block] = []
+    /// The totals after each block written.
+    public var totals: [UInt64: Totals] = [:]
     public var accounts: [(address: Address, account: Account?)] = []
     public var history: [HistoryRecord] = []
     public var pool: [(hash: [UInt8], transaction: LedgerTransaction?)] = []
@@ -35,31 +47,33 @@ public struct LedgerChanges: Sendable {
 /// A chain as its owner read it back from a store, for ``Ledger/init(config:restoring:)``.
 public struct StoredChain: Sendable {
     /// The most recent blocks in order, ending with the head: all of them, or the last few when the owner
-    /// archives the rest (``Ledger/archive``).
+    /// archives the rest (``Ledger/archive``); the ledger's in-memory window starts at the first.
     public var blocks: [Block]
-    /// Every block's number by hash, and where every included transaction is.
-    public var blockNumbers: [[UInt8]: UInt64]
-    public var transactionLocations: [[UInt8]: TransactionLocation]
+    /// The totals after each of `blocks` (empty: the head's totals for all, as stores of version 2 kept them).
+    public var totals: [Totals]
     public var genesisHash: [UInt8]
     public var accounts: [Address: Account]
-    /// Per address, the account after each block that changed it, in block order (nil: removed by that block).
-    /// The ledger adopts these arrays as they are (a million accounts are not copied twice).
+    /// Per address, the account after each block from `blocks.first` on that changed it, in block order (nil:
+    /// removed by that block). The ledger adopts these arrays as they are.
     public var history: [Address: [HistoryEntry]]
+    /// The state the head block sealed, for the addresses whose account (`accounts`) differs from it: changes made
+    /// after the last block by dev methods (nil: the account did not exist at the head).
+    public var sealed: [Address: Account?]
     public var pool: [LedgerTransaction]
     public var burned: UInt256
     public var supply: UInt256
 
     public init(
-        blocks: [Block], blockNumbers: [[UInt8]: UInt64], transactionLocations: [[UInt8]: TransactionLocation],
-        genesisHash: [UInt8], accounts: [Address: Account], history: [Address: [HistoryEntry]],
-        pool: [LedgerTransaction], burned: UInt256, supply: UInt256
+        blocks: [Block], totals: [Totals], genesisHash: [UInt8], accounts: [Address: Account],
+        history: [Address: [HistoryEntry]], sealed: [Address: Account?], pool: [LedgerTransaction], burned: UInt256,
+        supply: UInt256
     ) {
         self.blocks = blocks
-        self.blockNumbers = blockNumbers
-        self.transactionLocations = transactionLocations
+        self.totals = totals
         self.genesisHash = genesisHash
         self.accounts = accounts
         self.history = history
+        self.sealed = sealed
         self.pool = pool
         self.burned = burned
         self.supply = supply
@@ -78,6 +92,7 @@ extension Ledger {
     public var allChanges: LedgerChanges {
         var changes = LedgerChanges(head: headRecord)
         changes.blocks = state.blocks.keys.sorted().map { ($0, state.blocks[$0]) }
+        for (number, _) in changes.blocks { changes.totals[number] = totals(at: number) }
         changes.accounts = state.accounts.keys.sorted().map { ($0, state.accounts[$0]) }
         for address in state.history.keys.sorted() {
             for entry in state.history[address] ?? [] {
@@ -94,12 +109,16 @@ extension Ledger {
         var accounts = Set<Address>()
         var history = Set<HistoryKey>()
         var pool = Set<[UInt8]>()
+        var removed: [Block] = []
         for entry in journal[mark.position...] {
             switch entry {
             case .account(let address, _, _): accounts.insert(address)
             case .historyAppended(let address, let item), .historyRemoved(let address, let item):
                 history.insert(HistoryKey(address: address, block: item.block))
-            case .blockAppended(let block, _), .blockRemoved(let block, _): blocks.insert(block.number)
+            case .blockAppended(let block, _): blocks.insert(block.number)
+            case .blockRemoved(let block, _):
+                blocks.insert(block.number)
+                removed.append(block)
             case .poolSlot(let change):
                 if let old = change.old { pool.insert(old.transaction.hash) }
                 if let new = change.new { pool.insert(new.transaction.hash) }
@@ -107,6 +126,8 @@ extension Ledger {
         }
         var changes = LedgerChanges(head: headRecord)
         changes.blocks = blocks.sorted().map { ($0, block(number: $0)) }
+        changes.removedBlocks = removed
+        for (number, block) in changes.blocks where block != nil { changes.totals[number] = totals(at: number) }
         changes.accounts = accounts.sorted().map { ($0, state.accounts[$0]) }
         changes.history = history.sorted().map { key in
             let entry = state.history[key.address]?.last(where: { $0.block == key.block })
@@ -116,16 +137,16 @@ extension Ledger {
         return changes
     }
 
-    /// A chain read back from a store. Accounts that differ from their last history entry are changes made
+    /// A chain read back from a store. Accounts that differ from the state the head sealed are changes made
     /// after the last block (dev methods): they are sealed into the next block. Pool transactions the chain
     /// has since included are left out.
     ///
-    /// - Throws: ``LedgerError/corruptDataDirectory(_:)`` when the blocks do not chain from genesis or the
-    ///   rebuilt state root differs from the head block's.
+    /// - Throws: ``LedgerError/corruptDataDirectory(_:)`` when the blocks do not chain or the rebuilt state root
+    ///   differs from the head block's.
     public init(config: ChainConfig, restoring stored: StoredChain) throws(LedgerError) {
         self.config = config
         var state = ChainState()
-        guard let head = stored.blocks.last else {
+        guard let first = stored.blocks.first, let head = stored.blocks.last else {
             throw .corruptDataDirectory("data directory is inconsistent: it holds no blocks")
         }
         for (i, block) in stored.blocks.enumerated() where i > 0 {
@@ -135,32 +156,37 @@ extension Ledger {
                     "data directory is inconsistent: block \(block.number) does not chain to its parent")
             }
         }
-        guard stored.blockNumbers.count == Int(head.number) + 1, stored.blockNumbers[head.hash] == head.number,
-            stored.blockNumbers[stored.genesisHash] == 0
-        else {
+        guard first.number > 0 || first.hash == stored.genesisHash else {
             throw .corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(head.number)")
         }
-        for block in stored.blocks { state.blocks[block.number] = block }
+        state.indexedFrom = first.number
+        for block in stored.blocks {
+            state.blocks[block.number] = block
+            state.blockNumbers[block.hash] = block.number
+            for (i, tx) in block.transactions.enumerated() {
+                state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: block.number, index: i)
+            }
+        }
         state.height = head.number
         state.genesisHash = stored.genesisHash
-        state.blockNumbers = stored.blockNumbers
-        state.transactionIndex = stored.transactionLocations
         state.accounts = stored.accounts
         state.history = stored.history
-        for (address, entries) in stored.history where (entries.last?.block ?? 0) > head.number || entries.isEmpty {
-            let kept = entries.filter { $0.block <= head.number }
+        for (address, entries) in stored.history
+        where (entries.last?.block ?? 0) > head.number || (entries.first?.block ?? 0) < first.number {
+            let kept = entries.filter { $0.block <= head.number && $0.block >= first.number }
             state.history[address] = kept.isEmpty ? nil : kept
         }
-        for (address, account) in state.accounts where state.history[address]?.last?.account != account {
-            state.dirty.insert(address)
-        }
-        // The committed state root is the head's: rebuild the trie from history's view at the head.
+        state.dirty = Set(stored.sealed.keys)
+        // The committed state root is the head's: the trie holds the sealed state (accounts, except dev changes
+        // made after the head, which hold their sealed value in `sealed`).
         var leaves: [(key: [UInt8], value: [UInt8])] = []
-        leaves.reserveCapacity(state.history.count)
-        for (address, entries) in state.history {
-            if let account = entries.last?.account, account.isInStateTrie {
-                leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
-            }
+        leaves.reserveCapacity(stored.accounts.count + stored.sealed.count)
+        for (address, account) in stored.accounts
+        where stored.sealed.index(forKey: address) == nil && account.isInStateTrie {
+            leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
+        }
+        for (address, sealed) in stored.sealed {
+            if let sealed, sealed.isInStateTrie { leaves.append((Keccak256.hash(address.bytes), sealed.stateEncoding)) }
         }
         state.stateTrie = PatriciaTrie(entries: leaves)
         guard state.stateTrie.rootHash == head.header.stateRoot else {
@@ -168,9 +194,10 @@ extension Ledger {
         }
         state.burned = stored.burned
         state.supply = stored.supply
-        // Per-block totals before the head are not stored; reorgs below a reopen point keep the head totals.
-        state.totals = Array(
-            repeating: Totals(burned: stored.burned, supply: stored.supply), count: Int(head.number) + 1)
+        state.totals =
+            stored.totals.count == stored.blocks.count
+            ? stored.totals
+            : Array(repeating: Totals(burned: stored.burned, supply: stored.supply), count: stored.blocks.count)
         self.state = state
         for tx in stored.pool where tx.nonce >= account(tx.sender).nonce { self.state.pool.insert(tx) }
         self.state.pool.log.removeAll()

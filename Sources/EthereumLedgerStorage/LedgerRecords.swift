@@ -11,23 +11,56 @@ import RLPCoding
 ///   changes; the storage item only when the account has storage)
 /// - `H` ‖ address ‖ be64(block) → account after that block (empty value: account removed)
 /// - `P` ‖ hash → a pool transaction rlp[sender, EIP-2718 transaction]
+/// - `N` ‖ block hash → be64(number)
+/// - `T` ‖ transaction hash → be64(block number) ‖ be64(index)
+/// - `C` ‖ be64(number) → rlp[burned, supply, [address…]]: the totals after the block and the addresses it changed
+///   (each has an `H` record at that block)
+///
+/// The ledger holds only a window of recent blocks with their indexes, totals and history; the rest is read from
+/// these records (``StoredBlocks``).
 ///
 /// Every change a ledger operation makes is one atomic batch ending with the head record, so a process killed at
 /// any moment reopens at the last committed block (LevelDB batches are all-or-nothing).
 enum LedgerRecords {
     /// 2: transactions as rlp[sender, EIP-2718 encoding], receipts as their consensus encoding.
-    static let version: UInt64 = 2
+    /// 3: the `N`, `T` and `C` records (a version 2 store is upgraded in place when opened).
+    static let version: UInt64 = 3
     static let metaKey: [UInt8] = [UInt8(ascii: "M")]
     static let blockTag = UInt8(ascii: "B")
     static let accountTag = UInt8(ascii: "A")
     static let historyTag = UInt8(ascii: "H")
     static let poolTag = UInt8(ascii: "P")
+    static let blockHashTag = UInt8(ascii: "N")
+    static let transactionTag = UInt8(ascii: "T")
+    static let blockChangesTag = UInt8(ascii: "C")
 
     /// The batch that writes `changes`.
     static func batch(_ changes: LedgerChanges) -> WriteBatch {
         var batch = WriteBatch()
+        // Index records of removed blocks go first; a requeued transaction mined again is only put.
+        var included = Set<[UInt8]>()
+        for case (_, let block?) in changes.blocks { for tx in block.transactions { included.insert(tx.hash) } }
+        for block in changes.removedBlocks {
+            batch.delete(blockHashKey(block.hash))
+            for tx in block.transactions where !included.contains(tx.hash) { batch.delete(transactionKey(tx.hash)) }
+        }
+        var changed: [UInt64: [Address]] = [:]
+        for record in changes.history where record.entry != nil {
+            changed[record.block, default: []].append(record.address)
+        }
         for (number, block) in changes.blocks {
-            if let block { batch.put(blockKey(number), encode(block)) } else { batch.delete(blockKey(number)) }
+            guard let block else {
+                batch.delete(blockKey(number))
+                batch.delete(blockChangesKey(number))
+                continue
+            }
+            batch.put(blockKey(number), encode(block))
+            batch.put(blockHashKey(block.hash), be64(number))
+            for (index, tx) in block.transactions.enumerated() {
+                batch.put(transactionKey(tx.hash), be64(number) + be64(UInt64(index)))
+            }
+            let totals = changes.totals[number] ?? Totals(burned: changes.head.burned, supply: changes.head.supply)
+            batch.put(blockChangesKey(number), encodeBlockChanges(totals, changed[number] ?? []))
         }
         for (address, account) in changes.accounts {
             if let account {
@@ -59,6 +92,30 @@ enum LedgerRecords {
     static func accountKey(_ a: Address) -> [UInt8] { [accountTag] + a.bytes }
     static func historyKey(_ a: Address, _ n: UInt64) -> [UInt8] { [historyTag] + a.bytes + be64(n) }
     static func poolKey(_ hash: [UInt8]) -> [UInt8] { [poolTag] + hash }
+    static func blockHashKey(_ hash: [UInt8]) -> [UInt8] { [blockHashTag] + hash }
+    static func transactionKey(_ hash: [UInt8]) -> [UInt8] { [transactionTag] + hash }
+    static func blockChangesKey(_ n: UInt64) -> [UInt8] { [blockChangesTag] + be64(n) }
+
+    static func encodeBlockChanges(_ totals: Totals, _ changed: [Address]) -> [UInt8] {
+        var e = RLPEncoder(capacity: 80 + 21 * changed.count)
+        e.appendList { l in
+            l.appendBytes(totals.burned.minimalBigEndianBytes)
+            l.appendBytes(totals.supply.minimalBigEndianBytes)
+            l.appendList { a in for address in changed { a.appendBytes(address.bytes) } }
+        }
+        return e.bytes
+    }
+
+    static func decodeBlockChanges(_ bytes: [UInt8]) throws(RLPDecodingError) -> (totals: Totals, changed: [Address]) {
+        var r = RLPReader(bytes)
+        var l = try r.readList()
+        let burned = try uint256(&l)
+        let supply = try uint256(&l)
+        var list = try l.readList()
+        var changed: [Address] = []
+        while !list.isAtEnd { changed.append(try readAddress(try list.readBytes(), at: list.position)) }
+        return (Totals(burned: burned, supply: supply), changed)
+    }
 
     static func meta(_ head: LedgerChanges.Head) -> [UInt8] {
         var e = RLPEncoder()

@@ -9,7 +9,9 @@ import RLPCoding
 /// back to where it was, so memory never runs ahead of the disk and the caller hears of the failure.
 ///
 /// History stays in the store: the ledger holds the last ``recentBlocks`` blocks (and those a live snapshot may
-/// need) and reads older ones through a cache of at most ``cachedBlocks``.
+/// need) with their hash and transaction indexes, totals and history entries, and reads older ones through caches
+/// of at most ``cachedBlocks`` blocks and 16 × ``cachedBlocks`` lookups each (``StoredBlocks``), so memory stays
+/// flat however long the chain grows. Without a store the ledger holds everything and grows with the chain.
 ///
 /// Without a store (``init(_:)``) it simply holds the ledger.
 public struct PersistentLedger: Sendable {
@@ -48,6 +50,9 @@ public struct PersistentLedger: Sendable {
     /// Blocks in the read cache (bounded by ``cachedBlocks``).
     public var cachedBlockCount: Int { archive?.cachedCount ?? 0 }
 
+    /// Hash, transaction and history lookups in the read caches (bounded by 3 × 16 × ``cachedBlocks``).
+    public var cachedLookupCount: Int { archive?.cachedLookups ?? 0 }
+
     /// Runs `body` on the ledger and writes what it changed as one batch (nothing when it changed nothing).
     ///
     /// When `body` throws, what it changed before throwing is still written, then its error is rethrown. When the
@@ -71,7 +76,7 @@ public struct PersistentLedger: Sendable {
                 return try result.get()
             }
         }
-        archive?.forget(changes.blocks.map(\.number))
+        archive?.forget(changes.blocks.map(\.number), removed: !changes.removedBlocks.isEmpty)
         ledger.commitChanges(mark)
         ledger.releaseBlocks(keepingRecent: recentBlocks)
         return try result.get()
@@ -103,6 +108,7 @@ public struct PersistentLedger: Sendable {
         guard let meta else {
             for tag in [
                 LedgerRecords.blockTag, LedgerRecords.accountTag, LedgerRecords.historyTag, LedgerRecords.poolTag,
+                LedgerRecords.blockHashTag, LedgerRecords.transactionTag, LedgerRecords.blockChangesTag,
             ] {
                 var found = false
                 do {
@@ -173,8 +179,8 @@ extension LedgerRecords {
         do { return try body() } catch { throw RecordError(key: key, why: "\(error)") }
     }
 
-    /// Scans every block once (checking that each chains to its parent and indexing hashes and transactions) and
-    /// keeps only the last `keep + 1` in memory.
+    /// Scans every block once (checking that each chains to its parent) and keeps only the last `keep + 1` in
+    /// memory, with the history entries from the first of them on; the rest of the history stays in the store.
     static func loadRecords(
         config: ChainConfig, meta: [UInt8], store: any KeyValueStore, keep: UInt64
     ) throws -> (Ledger, stale: [[UInt8]]) {
@@ -187,15 +193,16 @@ extension LedgerRecords {
                 Array(try m.readFixedBytes(32))
             )
         }
-        guard version == LedgerRecords.version else {
+        guard version == LedgerRecords.version || version == 2 else {
             throw LedgerError.unsupportedDataVersion(found: version, expected: LedgerRecords.version)
         }
         guard chainID == config.chainID else {
             throw LedgerError.dataDirectoryChainMismatch(stored: chainID, configured: config.chainID)
         }
+        let heldFrom = headNumber > keep ? headNumber - keep : 0
+        // A version 2 store gets its index records (totals: the head's, as version 2 kept them) in one batch.
+        var upgrade: WriteBatch? = version == 2 ? WriteBatch() : nil
         var blocks: [Block] = []
-        var blockNumbers: [[UInt8]: UInt64] = [:]
-        var locations: [[UInt8]: TransactionLocation] = [:]
         var previous: Block?
         var expected: UInt64 = 0
         try store.scan(prefix: [blockTag]) { key, value in
@@ -212,16 +219,22 @@ extension LedgerRecords {
                 throw LedgerError.corruptDataDirectory(
                     "data directory is inconsistent: block \(number) does not chain to its parent")
             }
-            blockNumbers[block.hash] = number
-            for (index, tx) in block.transactions.enumerated() {
-                locations[tx.hash] = TransactionLocation(blockNumber: number, index: index)
+            if number == 0 && block.hash != genesisHash {
+                throw LedgerError.corruptDataDirectory(
+                    "data directory is inconsistent: expected blocks 0…\(headNumber)")
             }
-            if number + keep >= headNumber { blocks.append(block) }
+            if upgrade != nil {
+                upgrade?.put(blockHashKey(block.hash), be64(number))
+                for (index, tx) in block.transactions.enumerated() {
+                    upgrade?.put(transactionKey(tx.hash), be64(number) + be64(UInt64(index)))
+                }
+            }
+            if number >= heldFrom { blocks.append(block) }
             previous = block
             expected += 1
             return true
         }
-        guard expected == headNumber + 1, blockNumbers[genesisHash] == 0 else {
+        guard expected == headNumber + 1 else {
             throw LedgerError.corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(headNumber)")
         }
         var accounts: [Address: Account] = [:]
@@ -231,15 +244,66 @@ extension LedgerRecords {
             accounts[address] = try decoding(key) { () throws in try decodeAccount(value) }
             return true
         }
+        // One pass over the history in key order (per address, by block): the window's entries are kept; of the
+        // rest only the state at the head, where the account record differs from it (dev changes after the head).
         var history: [Address: [HistoryEntry]] = [:]
+        var sealed: [Address: Account?] = [:]
+        var changedAt: [UInt64: [Address]] = [:]
+        var current: (address: Address, last: HistoryEntry)?
+        var withHistory = 0
+        func finish() {
+            guard let (address, last) = current else { return }
+            let now = accounts[address]
+            if now != nil { withHistory += 1 }
+            if now != last.account { sealed[address] = last.account }
+        }
         try store.scan(prefix: [historyTag]) { key, value in
             try checkKey(key, length: 29)
             let address = try readAddress(key[1..<21], at: 1)
             let n = readBE64(key[21..<29])
             guard n <= headNumber else { return true }
             let account = value.isEmpty ? nil : try decoding(key) { () throws in try decodeAccount(value) }
-            history[address, default: []].append(HistoryEntry(block: n, account: account))
+            let entry = HistoryEntry(block: n, account: account)
+            if current?.address != address { finish() }
+            current = (address, entry)
+            if n >= heldFrom { history[address, default: []].append(entry) }
+            if upgrade != nil { changedAt[n, default: []].append(address) }
             return true
+        }
+        finish()
+        if withHistory < accounts.count {
+            // Accounts created by dev methods after the head, with no history: not in the sealed state. Rare, so
+            // the addresses with history are only collected then.
+            var seen = Set<Address>()
+            try store.scan(prefix: [historyTag]) { key, _ in
+                if readBE64(key[21..<29]) <= headNumber { seen.insert(try readAddress(key[1..<21], at: 1)) }
+                return true
+            }
+            for address in accounts.keys where !seen.contains(address) { sealed[address] = .some(nil) }
+        }
+        var totals: [Totals] = []
+        if var batch = upgrade {
+            for number in 0...headNumber {
+                batch.put(
+                    blockChangesKey(number),
+                    encodeBlockChanges(Totals(burned: burned, supply: supply), changedAt[number] ?? []))
+            }
+            batch.put(
+                metaKey,
+                LedgerRecords.meta(
+                    LedgerChanges.Head(
+                        number: headNumber, burned: burned, supply: supply, chainID: chainID, genesisHash: genesisHash))
+            )
+            try store.write(batch, sync: true)
+        } else {
+            for block in blocks {
+                guard let bytes = try store.get(blockChangesKey(block.number)) else {
+                    throw LedgerError.corruptDataDirectory(
+                        "data directory is inconsistent: block \(block.number) has no totals record")
+                }
+                totals.append(
+                    try decoding(blockChangesKey(block.number)) { () throws in try decodeBlockChanges(bytes).totals })
+            }
         }
         var pool: [LedgerTransaction] = []
         try store.scan(prefix: [poolTag]) { key, value in
@@ -253,8 +317,8 @@ extension LedgerRecords {
         let ledger = try Ledger(
             config: config,
             restoring: StoredChain(
-                blocks: blocks, blockNumbers: blockNumbers, transactionLocations: locations, genesisHash: genesisHash,
-                accounts: accounts, history: history, pool: pool, burned: burned, supply: supply))
+                blocks: blocks, totals: totals, genesisHash: genesisHash, accounts: accounts, history: history,
+                sealed: sealed, pool: pool, burned: burned, supply: supply))
         let stale = pool.map(\.hash).filter { !ledger.pool.contains($0) }
         return (ledger, stale)
     }

@@ -8,9 +8,28 @@ public protocol KeyValueStore: AnyObject, Sendable {
     func write(_ batch: WriteBatch, sync: Bool) throws(StorageError)
     /// Every key/value pair whose key starts with `prefix`, in key order.
     func scan(prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws
+    /// The pair with the greatest key that starts with `prefix` and is at most `key` (nil: none).
+    func last(prefix: [UInt8], atOrBefore key: [UInt8]) throws(StorageError) -> (key: [UInt8], value: [UInt8])?
 }
 
 extension KeyValueStore {
+    /// A linear scan of `prefix`: stores with ordered iterators answer with one seek.
+    public func last(prefix: [UInt8], atOrBefore key: [UInt8]) throws(StorageError) -> (key: [UInt8], value: [UInt8])? {
+        var found: (key: [UInt8], value: [UInt8])?
+        do {
+            try scan(prefix: prefix) { k, v in
+                guard !key.lexicographicallyPrecedes(k) else { return false }
+                found = (k, v)
+                return true
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError("\(error)")
+        }
+        return found
+    }
+
     public func put(_ key: [UInt8], _ value: [UInt8]) throws(StorageError) {
         var batch = WriteBatch()
         batch.put(key, value)

@@ -25,6 +25,15 @@ public final class PrefixedStore: KeyValueStore {
         try base.write(prefixed, sync: sync)
     }
 
+    public func last(prefix keyPrefix: [UInt8], atOrBefore key: [UInt8]) throws(StorageError) -> (
+        key: [UInt8], value: [UInt8]
+    )? {
+        guard let (found, value) = try base.last(prefix: prefix + keyPrefix, atOrBefore: prefix + key) else {
+            return nil
+        }
+        return (Array(found[prefix.count...]), value)
+    }
+
     public func scan(prefix keyPrefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         let count = prefix.count
         try base.scan(prefix: prefix + keyPrefix) { key, value in try body(Array(key[count...]), value) }

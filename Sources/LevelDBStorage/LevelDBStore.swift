@@ -132,13 +132,48 @@ public final class LevelDBStore: KeyValueStore, @unchecked Sendable {
                 }
             case .delete(let k):
                 k.withUnsafeBufferPointer { kp in
-                    kp.withMemoryRebound(to: CChar.self) { kc in leveldb_writebatch_delete(wb, kc.baseAddress, kp.count) }
+                    kp.withMemoryRebound(to: CChar.self) { kc in leveldb_writebatch_delete(wb, kc.baseAddress, kp.count)
+                    }
                 }
             }
         }
         var error: UnsafeMutablePointer<CChar>?
         leveldb_write(db, sync ? syncWriteOptions : writeOptions, wb, &error)
         if let message = Self.consume(error) { throw StorageError(message) }
+    }
+
+    /// One seek: to `key`, then one step back when it landed past it.
+    public func last(prefix: [UInt8], atOrBefore key: [UInt8]) throws(StorageError) -> (
+        key: [UInt8], value: [UInt8]
+    )? {
+        guard let it = leveldb_create_iterator(db, readOptions) else { throw StorageError("cannot create an iterator") }
+        defer { leveldb_iter_destroy(it) }
+        key.withUnsafeBufferPointer { k in
+            k.withMemoryRebound(to: CChar.self) { kc in leveldb_iter_seek(it, kc.baseAddress, k.count) }
+        }
+        if leveldb_iter_valid(it) == 0 {
+            leveldb_iter_seek_to_last(it)
+        } else {
+            var length = 0
+            let pointer = leveldb_iter_key(it, &length)!
+            let landed = [UInt8](UnsafeRawBufferPointer(start: pointer, count: length))
+            if landed != key { leveldb_iter_prev(it) }
+        }
+        var result: (key: [UInt8], value: [UInt8])?
+        if leveldb_iter_valid(it) != 0 {
+            var keyLength = 0
+            var valueLength = 0
+            let keyPointer = leveldb_iter_key(it, &keyLength)!
+            let found = [UInt8](UnsafeRawBufferPointer(start: keyPointer, count: keyLength))
+            if found.starts(with: prefix) && !key.lexicographicallyPrecedes(found) {
+                let valuePointer = leveldb_iter_value(it, &valueLength)!
+                result = (found, [UInt8](UnsafeRawBufferPointer(start: valuePointer, count: valueLength)))
+            }
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        leveldb_iter_get_error(it, &error)
+        if let message = Self.consume(error) { throw StorageError(message) }
+        return result
     }
 
     public func scan(prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {

@@ -1,7 +1,9 @@
 import EthereumLedger
 import EthereumLedgerStorage
 import EthereumTypes
+import Foundation
 import KeyValueStorage
+import LevelDBStorage
 import Synchronization
 import Testing
 
@@ -121,12 +123,12 @@ struct Observed: Equatable {
         #expect(try owner.run { try $0.revert(to: id) })
         let batches = store.batches
         #expect(batches.count == 1)
-        // Block 31, its three accounts (alice, bob, coinbase) and their history after block 31, the pool record
-        // and the head record: nothing of the 30 blocks before.
+        // Block 31 with its hash, transaction and totals records, its three accounts (alice, bob, coinbase) and
+        // their history after block 31, the pool record and the head record: nothing of the 30 blocks before.
         var be31: [UInt8] = [UInt8](repeating: 0, count: 7) + [31]
         be31.insert(UInt8(ascii: "B"), at: 0)
         let operations = batches.first?.operations ?? []
-        #expect(operations.count == 9)
+        #expect(operations.count == 12)
         #expect(operations.contains(.delete(be31)))
         #expect(operations.contains(.delete([UInt8(ascii: "P")] + tx.hash)))
         #expect(Observed(try open(store).ledger) == Observed(owner.ledger))
@@ -140,9 +142,10 @@ struct Observed: Equatable {
         _ = try owner.run { try $0.reorg(depth: 1, requeueTransactions: true, now: now) }
         let operations = store.batches.flatMap(\.operations)
         #expect(store.batches.count == 1)
-        // Block 30 replaced, the three accounts, their history after block 30, the pool record of the requeued
+        // Block 30 replaced (the old hash record deleted; the new hash, the requeued transaction's location and
+        // the totals put), the three accounts, their history after block 30, the pool record of the requeued
         // transaction (put and mined again: deleted) and the head record.
-        #expect(operations.count == 9)
+        #expect(operations.count == 13)
         #expect(Observed(try open(store).ledger) == Observed(owner.ledger))
     }
 
@@ -272,5 +275,84 @@ struct Observed: Equatable {
         #expect(Observed(reopened) == Observed(owner.ledger))
         #expect(reopened.blocksInMemory == 9)
         #expect((0...300).map { reopened.block(number: UInt64($0))?.hash } == afterReorg)
+    }
+
+    @Test func lookupsPastTheWindowComeFromTheStore() throws {
+        let path = PersistenceTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func open() throws -> PersistentLedger {
+            try PersistentLedger.open(
+                config: Fixtures.config, genesis: PersistenceTests.genesis, store: LevelDBStore(path: path),
+                recentBlocks: 8)
+        }
+        let alice = Signed.alice.address
+        var hashes: [[UInt8]] = []
+        var transactions: [LedgerTransaction] = []
+        var balances: [UInt256] = []
+        var burned: [UInt256] = []
+        // Memory holds a window of at most 2 × 8 + 1 blocks with their indexes, totals and history entries (alice,
+        // bob and the coinbase change in every block), not 201 blocks' worth.
+        func expectBounded(_ ledger: Ledger, window: Int) {
+            let held = ledger.heldInMemory
+            #expect(held.blocks <= window)
+            #expect(held.blockHashes == held.blocks)
+            #expect(held.transactions == held.blocks)
+            #expect(held.totals == held.blocks)
+            #expect(held.historyEntries == 3 * held.blocks)
+            #expect(ledger.indexedFrom == 201 - UInt64(held.blocks))
+        }
+        do {
+            var owner = try open()
+            hashes = [owner.ledger.head.hash]
+            balances = [owner.ledger.account(alice).balance]
+            burned = [owner.ledger.burned]
+            for n in 0..<200 {
+                let tx = Signed.transfer(nonce: UInt64(n))
+                transactions.append(tx)
+                _ = try owner.run { try $0.submit(tx, now: now) }
+                hashes.append(owner.ledger.head.hash)
+                balances.append(owner.ledger.account(alice).balance)
+                burned.append(owner.ledger.burned)
+            }
+            expectBounded(owner.ledger, window: 17)
+            #expect(owner.cachedLookupCount == 0)
+
+            // Lookups below the window are answered from the store, through the bounded caches.
+            #expect(owner.ledger.block(hash: hashes[5])?.number == 5)
+            #expect(owner.ledger.transaction(transactions[2].hash)?.1 == TransactionLocation(blockNumber: 3, index: 0))
+            let (receipt, block) = try #require(owner.ledger.receipt(transactions[2].hash))
+            #expect(receipt.transactionHash == transactions[2].hash)
+            #expect(block.number == 3)
+            for n in [0, 1, 3, 50, 150, 199] {
+                #expect(owner.ledger.account(alice, atBlock: UInt64(n)).balance == balances[n])
+            }
+            #expect(owner.ledger.account(Fixtures.config.coinbase, atBlock: 0) == Account())
+            #expect(owner.ledger.block(hash: [UInt8](repeating: 7, count: 32)) == nil)
+            #expect(owner.ledger.receipt([UInt8](repeating: 7, count: 32)) == nil)
+            #expect(owner.cachedLookupCount > 0)
+        }
+
+        // Reopened: the same window, the same answers.
+        var owner = try open()
+        expectBounded(owner.ledger, window: 9)
+        #expect(owner.ledger.block(hash: hashes[7])?.number == 7)
+        #expect(owner.ledger.account(alice, atBlock: 20).balance == balances[20])
+
+        // A reorg below the window brings back its blocks, history and per-block totals from the store: the
+        // burned total is the one after block 40, also across the reopen.
+        let replaced = try owner.run { try $0.reorg(depth: 160, requeueTransactions: false, now: now) }
+        #expect(replaced.count == 160)
+        #expect(owner.ledger.burned == burned[40])
+        #expect(owner.ledger.account(alice).balance == balances[40])
+        #expect(owner.ledger.block(number: 40)?.hash == hashes[40])
+        #expect(owner.ledger.transaction(transactions[150].hash) == nil)
+        #expect(owner.ledger.totalSupply == owner.ledger.sumOfBalances + owner.ledger.burned)
+        let observed = Observed(owner.ledger)
+        owner = PersistentLedger(Ledger(genesis: []))  // closes the database before it is reopened
+        let reopened = try open().ledger
+        #expect(Observed(reopened) == observed)
+        #expect(reopened.transaction(transactions[150].hash) == nil)
+        #expect(reopened.block(hash: hashes[100]) == nil)
+        #expect(reopened.account(alice, atBlock: 30).balance == balances[30])
     }
 }

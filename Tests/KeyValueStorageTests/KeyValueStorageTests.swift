@@ -31,6 +31,37 @@ import Testing
 
     @Test func inMemory() throws { try exercise(InMemoryStore()) }
 
+    /// `last(prefix:atOrBefore:)`: the greatest key under the prefix that is at most the key, never one outside it.
+    func exerciseLast(_ store: some KeyValueStore) throws {
+        var batch = WriteBatch()
+        for key: [UInt8] in [[1], [2, 0, 5], [2, 0, 9], [2, 1, 3], [3, 0]] { batch.put(key, key) }
+        try store.write(batch, sync: false)
+        func last(_ prefix: [UInt8], _ key: [UInt8]) throws -> [UInt8]? {
+            try store.last(prefix: prefix, atOrBefore: key)?.key
+        }
+        #expect(try last([2, 0], [2, 0, 9]) == [2, 0, 9])
+        #expect(try last([2, 0], [2, 0, 8]) == [2, 0, 5])
+        #expect(try last([2, 0], [2, 0, 200]) == [2, 0, 9])
+        #expect(try last([2, 0], [2, 0, 4]) == nil)
+        #expect(try last([2, 1], [2, 1, 255]) == [2, 1, 3])
+        #expect(try last([3], [3, 255]) == [3, 0])
+        #expect(try last([4], [4, 1]) == nil)
+        #expect(try store.last(prefix: [2, 0], atOrBefore: [2, 0, 6])?.value == [2, 0, 5])
+    }
+
+    @Test func lastAtOrBeforeInEveryStore() throws {
+        try exerciseLast(InMemoryStore())
+        try exerciseLast(PrefixedStore(InMemoryStore(), prefix: [2]))
+        let path = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let levelDB = try LevelDBStore(path: path)
+        try exerciseLast(levelDB)
+        let other = try LevelDBStore(path: path + "-view")
+        defer { try? FileManager.default.removeItem(atPath: path + "-view") }
+        try other.put([2, 0, 7], [0])
+        try exerciseLast(PrefixedStore(other, prefix: [2]))
+    }
+
     @Test func levelDBPersistsAcrossReopen() throws {
         let path = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -78,9 +109,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: path + "/notes.txt", contents: Data("mine".utf8)))
-        #expect(throws: StorageError(
-            "\(path) holds files (notes.txt) but no LevelDB CURRENT file; refusing to create a new database over "
-                + "them (restore CURRENT, or use an empty directory)")
+        #expect(
+            throws: StorageError(
+                "\(path) holds files (notes.txt) but no LevelDB CURRENT file; refusing to create a new database over "
+                    + "them (restore CURRENT, or use an empty directory)")
         ) { try LevelDBStore(path: path) }
         #expect(try Self.contents(path) == ["notes.txt": Data("mine".utf8)])
         try FileManager.default.removeItem(atPath: path + "/notes.txt")
