@@ -212,9 +212,10 @@ public struct Ledger: Sendable {
     /// Releases what the archive holds, keeping the last `keep` blocks and every block the journal may make the
     /// head again (from the oldest live snapshot's head on, and the parent of every block it records): older
     /// blocks, their hash and transaction index entries, their totals and the history entries before the window.
-    /// Without an archive nothing is released.
+    /// Without an archive nothing is released. Blocks go in steps of a quarter of the window, so the memory held
+    /// swings by a quarter window, not by a whole one.
     public mutating func releaseBlocks(keepingRecent keep: UInt64) {
-        guard archive != nil, !changeOpen, state.blocks.count > 2 * Int(keep) + 1 else { return }
+        guard archive != nil, !changeOpen, state.blocks.count > Int(keep + max(1, keep / 4)) + 1 else { return }
         var floor = state.height > keep ? state.height - keep : 0
         for snapshot in snapshots { floor = min(floor, snapshot.checkpoint.height) }
         for entry in journal {

@@ -16,9 +16,9 @@ import RLPCoding
 /// Without a store (``init(_:)``) it simply holds the ledger.
 public struct PersistentLedger: Sendable {
     /// Blocks kept in memory behind the head by default.
-    public static let recentBlocks: UInt64 = 128
+    public static let recentBlocks: UInt64 = 32
     /// Older blocks kept in the read cache.
-    public static let cachedBlocks = 256
+    public static let cachedBlocks = 64
 
     /// The ledger as last committed.
     public private(set) var ledger: Ledger

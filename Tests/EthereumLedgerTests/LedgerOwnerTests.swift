@@ -241,7 +241,7 @@ struct Observed: Equatable {
             hashes.append(owner.ledger.head.hash)
         }
         // Memory holds the recent blocks only; the rest are read back through a bounded cache.
-        #expect(owner.ledger.blocksInMemory <= 17)
+        #expect(owner.ledger.blocksInMemory <= 11)
         #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == hashes)
         #expect(owner.cachedBlockCount == PersistentLedger.cachedBlocks)
         let (receipt, block) = try #require(owner.ledger.receipt(transactions[3].hash))
@@ -269,7 +269,7 @@ struct Observed: Equatable {
         #expect(owner.ledger.blockNumber == 320)
         #expect(try owner.run { try $0.revert(to: second) })
         #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == afterReorg)
-        #expect(owner.ledger.blocksInMemory <= 17)
+        #expect(owner.ledger.blocksInMemory <= 11)
 
         let reopened = try open().ledger
         #expect(Observed(reopened) == Observed(owner.ledger))
@@ -290,7 +290,7 @@ struct Observed: Equatable {
         var transactions: [LedgerTransaction] = []
         var balances: [UInt256] = []
         var burned: [UInt256] = []
-        // Memory holds a window of at most 2 × 8 + 1 blocks with their indexes, totals and history entries (alice,
+        // Memory holds a window of at most 8 + 2 + 1 blocks with their indexes, totals and history entries (alice,
         // bob and the coinbase change in every block), not 201 blocks' worth.
         func expectBounded(_ ledger: Ledger, window: Int) {
             let held = ledger.heldInMemory
@@ -314,7 +314,7 @@ struct Observed: Equatable {
                 balances.append(owner.ledger.account(alice).balance)
                 burned.append(owner.ledger.burned)
             }
-            expectBounded(owner.ledger, window: 17)
+            expectBounded(owner.ledger, window: 11)
             #expect(owner.cachedLookupCount == 0)
 
             // Lookups below the window are answered from the store, through the bounded caches.
@@ -355,4 +355,60 @@ struct Observed: Equatable {
         #expect(reopened.block(hash: hashes[100]) == nil)
         #expect(reopened.account(alice, atBlock: 30).balance == balances[30])
     }
+
+    @Test func aVersion2StoreGetsItsIndexRecordsWhenOpened() throws {
+        let store = InMemoryStore()
+        func open() throws -> PersistentLedger {
+            try PersistentLedger.open(
+                config: Fixtures.config, genesis: PersistenceTests.genesis, store: store, recentBlocks: 4)
+        }
+        var transactions: [LedgerTransaction] = []
+        var hashes: [[UInt8]] = []
+        do {
+            var owner = try open()
+            for n in 0..<30 {
+                let tx = Signed.transfer(nonce: UInt64(n))
+                transactions.append(tx)
+                _ = try owner.run { try $0.submit(tx, now: now) }
+                hashes.append(owner.ledger.head.hash)
+            }
+        }
+        // What version 2 wrote: no hash, transaction or totals records, and 2 in the head record.
+        func count(_ tag: Unicode.Scalar) throws -> Int {
+            var n = 0
+            try store.scan(prefix: [UInt8(ascii: tag)]) { _, _ in
+                n += 1
+                return true
+            }
+            return n
+        }
+        var batch = WriteBatch()
+        for tag: Unicode.Scalar in ["N", "T", "C"] {
+            try store.scan(prefix: [UInt8(ascii: tag)]) { key, _ in
+                batch.delete(key)
+                return true
+            }
+        }
+        var meta = try #require(try store.get([UInt8(ascii: "M")]))
+        // rlp[version, …]: the version is the first byte after the list header.
+        let at = meta[0] > 0xf7 ? 1 + Int(meta[0] - 0xf7) : 1
+        #expect(meta[at] == 3)
+        meta[at] = 2
+        batch.put([UInt8(ascii: "M")], meta)
+        try store.write(batch, sync: false)
+        #expect(try count("T") == 0)
+
+        var owner = try open()
+        #expect(try store.get([UInt8(ascii: "M")])?[at] == 3)
+        #expect(try count("N") == 31)
+        #expect(try count("T") == 30)
+        #expect(try count("C") == 31)
+        #expect(owner.ledger.indexedFrom == 26)
+        #expect(owner.ledger.transaction(transactions[1].hash)?.1 == TransactionLocation(blockNumber: 2, index: 0))
+        #expect(owner.ledger.block(hash: hashes[2])?.number == 3)
+        let replaced = try owner.run { try $0.reorg(depth: 20, requeueTransactions: false, now: now) }
+        #expect(replaced.count == 20)
+        #expect(owner.ledger.account(Signed.alice.address).nonce == 10)
+    }
 }
+
