@@ -45,7 +45,7 @@ public protocol BlockArchive: Sendable {
 /// primitives of `Ledger+Journal.swift`; the rest is captured whole by a ``Checkpoint``.
 struct ChainState: Sendable {
     var accounts: [Address: Account] = [:]
-    /// Per-address state after each block from ``indexedFrom`` on that changed it, for queries at past blocks and
+    /// Per-address state after each block from ``historyFrom`` on that changed it, for queries at past blocks and
     /// reorgs (older entries are in the archive).
     var history: [Address: [HistoryEntry]] = [:]
     var dirty: Set<Address> = []
@@ -58,6 +58,9 @@ struct ChainState: Sendable {
     /// and history entries; older ones are read from the archive. 0 without an archive (memory then grows with
     /// the chain).
     var indexedFrom: UInt64 = 0
+    /// History entries from this block on are held in memory (with an archive: the block after ``indexedFrom``,
+    /// so even a chain at its genesis block does not hold a million genesis accounts twice).
+    var historyFrom: UInt64 = 0
     var height: UInt64 = 0
     var genesisHash: [UInt8] = []
     var blockNumbers: [[UInt8]: UInt64] = [:]
@@ -174,8 +177,8 @@ public struct Ledger: Sendable {
             }
             if low > 0 { return entries[low - 1].account }
         }
-        guard state.indexedFrom > 0, let entry = archive?.historyEntry(of: address, atOrBefore: number),
-            entry.block < state.indexedFrom
+        guard state.historyFrom > 0, let entry = archive?.historyEntry(of: address, atOrBefore: number),
+            entry.block < state.historyFrom
         else { return nil }
         return entry.account
     }
@@ -211,11 +214,13 @@ public struct Ledger: Sendable {
 
     /// Releases what the archive holds, keeping the last `keep` blocks and every block the journal may make the
     /// head again (from the oldest live snapshot's head on, and the parent of every block it records): older
-    /// blocks, their hash and transaction index entries, their totals and the history entries before the window.
-    /// Without an archive nothing is released. Blocks go in steps of a quarter of the window, so the memory held
-    /// swings by a quarter window, not by a whole one.
+    /// blocks, their hash and transaction index entries, their totals, and the history entries up to the first
+    /// block kept (a reorg or revert only undoes entries after its target). Without an archive nothing is
+    /// released. Blocks go in steps of a quarter of the window, so the memory held swings by a quarter window.
     public mutating func releaseBlocks(keepingRecent keep: UInt64) {
-        guard archive != nil, !changeOpen, state.blocks.count > Int(keep + max(1, keep / 4)) + 1 else { return }
+        guard archive != nil, !changeOpen else { return }
+        let blocksDue = state.blocks.count > Int(keep + max(1, keep / 4)) + 1
+        guard blocksDue || state.historyFrom <= state.indexedFrom else { return }
         var floor = state.height > keep ? state.height - keep : 0
         for snapshot in snapshots { floor = min(floor, snapshot.checkpoint.height) }
         for entry in journal {
@@ -224,39 +229,49 @@ public struct Ledger: Sendable {
             default: continue
             }
         }
-        guard floor > state.indexedFrom else { return }
+        floor = max(floor, state.indexedFrom)
         for number in state.indexedFrom..<floor {
             guard let block = state.blocks.removeValue(forKey: number) else { continue }
             state.blockNumbers[block.hash] = nil
             for tx in block.transactions { state.transactionIndex[tx.hash] = nil }
         }
         state.totals.removeFirst(Int(floor - state.indexedFrom))
-        // Addresses with entries in the window keep those; the rest are dropped (the archive answers for them).
+        state.indexedFrom = floor
+        guard floor + 1 > state.historyFrom else { return }
+        // Addresses with entries after the floor keep those; the rest are dropped (the archive answers for them).
         state.history = state.history.compactMapValues { entries in
-            guard let first = entries.first, first.block < floor else { return entries }
-            let kept = entries.drop { $0.block < floor }
+            guard let first = entries.first, first.block <= floor else { return entries }
+            let kept = entries.drop { $0.block <= floor }
             return kept.isEmpty ? nil : Array(kept)
         }
-        state.indexedFrom = floor
+        state.historyFrom = floor + 1
     }
 
-    /// Brings blocks `range` back into the in-memory window (a reorg below it): the blocks, their indexes, totals
-    /// and history entries; throws when one cannot be read.
+    /// Brings blocks `range` back into the in-memory window (a reorg below it): the blocks, their indexes and
+    /// totals, and the history entries after its first block; throws when one cannot be read.
     mutating func hold(_ range: ClosedRange<UInt64>) throws(LedgerError) {
         let from = range.lowerBound
-        guard from < state.indexedFrom else { return }
-        var totals: [Totals] = []
+        if from < state.indexedFrom {
+            var totals: [Totals] = []
+            for number in from..<state.indexedFrom {
+                guard let block = archive?.block(number: number), let record = archive?.blockRecord(number: number)
+                else { throw .storageFailure("cannot read block \(number)") }
+                state.blocks[number] = block
+                state.blockNumbers[block.hash] = number
+                for (i, tx) in block.transactions.enumerated() {
+                    state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: number, index: i)
+                }
+                totals.append(record.totals)
+            }
+            state.totals.insert(contentsOf: totals, at: 0)
+            state.indexedFrom = from
+        }
+        guard from + 1 < state.historyFrom else { return }
         var restored: [Address: [HistoryEntry]] = [:]
-        for number in from..<state.indexedFrom {
-            guard let block = archive?.block(number: number), let record = archive?.blockRecord(number: number) else {
+        for number in (from + 1)..<state.historyFrom {
+            guard let record = archive?.blockRecord(number: number) else {
                 throw .storageFailure("cannot read block \(number)")
             }
-            state.blocks[number] = block
-            state.blockNumbers[block.hash] = number
-            for (i, tx) in block.transactions.enumerated() {
-                state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: number, index: i)
-            }
-            totals.append(record.totals)
             for address in record.changed {
                 guard let entry = archive?.historyEntry(of: address, atOrBefore: number), entry.block == number else {
                     throw .storageFailure("cannot read the history of \(address) at block \(number)")
@@ -264,9 +279,8 @@ public struct Ledger: Sendable {
                 restored[address, default: []].append(entry)
             }
         }
-        state.totals.insert(contentsOf: totals, at: 0)
         for (address, entries) in restored { state.history[address] = entries + (state.history[address] ?? []) }
-        state.indexedFrom = from
+        state.historyFrom = from + 1
     }
 
     /// Where the included transaction `hash` is: in the window, or in the archive below it.

@@ -53,8 +53,8 @@ public struct StoredChain: Sendable {
     public var totals: [Totals]
     public var genesisHash: [UInt8]
     public var accounts: [Address: Account]
-    /// Per address, the account after each block from `blocks.first` on that changed it, in block order (nil:
-    /// removed by that block). The ledger adopts these arrays as they are.
+    /// Per address, the account after each block after `blocks.first` that changed it, in block order (nil:
+    /// removed by that block); the ledger's owner archives the older entries. The ledger adopts these arrays.
     public var history: [Address: [HistoryEntry]]
     /// The state the head block sealed, for the addresses whose account (`accounts`) differs from it: changes made
     /// after the last block by dev methods (nil: the account did not exist at the head).
@@ -160,6 +160,7 @@ extension Ledger {
             throw .corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(head.number)")
         }
         state.indexedFrom = first.number
+        state.historyFrom = first.number + 1
         for block in stored.blocks {
             state.blocks[block.number] = block
             state.blockNumbers[block.hash] = block.number
@@ -172,8 +173,8 @@ extension Ledger {
         state.accounts = stored.accounts
         state.history = stored.history
         for (address, entries) in stored.history
-        where (entries.last?.block ?? 0) > head.number || (entries.first?.block ?? 0) < first.number {
-            let kept = entries.filter { $0.block <= head.number && $0.block >= first.number }
+        where (entries.last?.block ?? 0) > head.number || (entries.first?.block ?? 0) <= first.number {
+            let kept = entries.filter { $0.block <= head.number && $0.block > first.number }
             state.history[address] = kept.isEmpty ? nil : kept
         }
         state.dirty = Set(stored.sealed.keys)

@@ -266,7 +266,7 @@ extension LedgerRecords {
             let entry = HistoryEntry(block: n, account: account)
             if current?.address != address { finish() }
             current = (address, entry)
-            if n >= heldFrom { history[address, default: []].append(entry) }
+            if n > heldFrom { history[address, default: []].append(entry) }
             if upgrade != nil { changedAt[n, default: []].append(address) }
             return true
         }
