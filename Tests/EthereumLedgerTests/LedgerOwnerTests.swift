@@ -411,4 +411,3 @@ struct Observed: Equatable {
         #expect(owner.ledger.account(Signed.alice.address).nonce == 10)
     }
 }
-
