@@ -45,6 +45,29 @@ import Testing
         #expect(try node.transactionCount(of: dev0) == 0)
     }
 
+    /// The base block decides the state: a past block's (the chain rewound on the copy), or the pending block's.
+    @Test func baseBlockIsPastLatestOrPending() throws {
+        let (node, _) = try makeNode()
+        let dev0 = node.devAccounts[0].address
+        _ = try TypedNodeAPITests.transfer(node, nonce: 0, tip: 1_000_000_000)
+        let request = SimulationRequest(blocks: [.init(calls: [Self.transfer(dev0, Self.stranger, 1)])])
+        let past = try node.simulate(request, at: .number(0))
+        #expect(past[0].block.number == 1 && past[0].block.transactions[0].nonce == 0)
+        guard case .sealed(let genesis)? = node.block(.number(0)) else {
+            Issue.record("the chain has its genesis")
+            return
+        }
+        #expect(past[0].block.header.parentHash == genesis.hash)
+        let latest = try node.simulate(request)
+        #expect(latest[0].block.number == 2 && latest[0].block.transactions[0].nonce == 1)
+        try node.setAutomine(false)
+        _ = try TypedNodeAPITests.transfer(node, nonce: 1, tip: 1_000_000_000)
+        let pending = try node.simulate(request, at: .pending)
+        #expect(pending[0].block.number == 3 && pending[0].block.transactions[0].nonce == 2)
+        #expect(node.blockNumber == 1)
+        #expect(throws: NodeError.headerNotFound) { try node.simulate(request, at: .number(9)) }
+    }
+
     /// Overrides: a stranger with a balance sends; block numbers with a gap get empty blocks 12 s apart.
     @Test func stateAndBlockOverrides() throws {
         let (node, _) = try makeNode()

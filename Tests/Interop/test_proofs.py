@@ -134,3 +134,25 @@ def test_eth_config_fork_id_is_the_crc32_of_the_genesis_hash(chain):
     assert current["chainId"] == hex(chain.eth.chain_id) and current["activationTime"] == 0
     assert current["blobSchedule"] == {"target": 6, "max": 9, "baseFeeUpdateFraction": 5007716}
     assert config["next"] is None and config["last"] is None
+
+
+def test_create_access_list_names_the_touched_slots_and_the_mined_gas(chain):
+    """eth_createAccessList for a USDC transfer: USDC with both holders' balance slots (computed here with
+    eth-utils); sent with that list, the transaction uses exactly the gas answered."""
+    w3 = chain
+    sender, recipient = w3.eth.accounts[3], w3.eth.accounts[4]
+    usdc = w3.eth.contract(address=USDC, abi=ERC20_ABI)
+    txn = usdc.functions.transfer(recipient, 777).build_transaction({"from": sender, "gas": 100_000})
+    call = {"from": sender, "to": USDC, "data": txn["data"]}
+    result = w3.provider.make_request("eth_createAccessList", [call, "latest"])["result"]
+    assert "error" not in result
+    [entry] = result["accessList"]
+    assert entry["address"].lower() == USDC.lower()
+    keys = {to_int(hexstr=k) for k in entry["storageKeys"]}
+    assert {balance_slot(sender), balance_slot(recipient)} <= keys
+    listed = dict(txn, accessList=result["accessList"], gas=100_000)
+    receipt = w3.eth.wait_for_transaction_receipt(w3.eth.send_transaction(listed))
+    assert receipt["status"] == 1 and receipt["gasUsed"] == to_int(hexstr=result["gasUsed"])
+    plain = w3.provider.make_request(
+        "eth_createAccessList", [{"from": sender, "to": recipient, "value": "0x1"}])["result"]
+    assert plain == {"accessList": [], "gasUsed": "0x5208"}
