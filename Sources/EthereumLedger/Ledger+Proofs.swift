@@ -41,7 +41,8 @@ extension Ledger {
             guard blockNumber - past <= Self.provableStateDepth, let header = block(number: past)?.header else {
                 return nil
             }
-            for (address, entries) in state.history where (entries.last?.block ?? 0) > past { changed.insert(address) }
+            guard let since = addressesChanged(after: past) else { return nil }
+            changed.formUnion(since)
             Self.write(changed, into: &trie) { account($0, atBlock: past) }
             guard trie.rootHash == header.stateRoot else { return nil }
         } else {

@@ -283,6 +283,19 @@ public struct Ledger: Sendable {
         state.historyFrom = from + 1
     }
 
+    /// Every address a block after `number` changed: from the window's history and, below it, the archive's
+    /// per-block records (nil when one cannot be read). Unsealed changes (the dirty set) are not included.
+    func addressesChanged(after number: UInt64) -> Set<Address>? {
+        var changed = Set<Address>()
+        for (address, entries) in state.history where (entries.last?.block ?? 0) > number { changed.insert(address) }
+        guard number + 1 < state.historyFrom else { return changed }
+        for block in (number + 1)..<state.historyFrom {
+            guard let record = archive?.blockRecord(number: block) else { return nil }
+            changed.formUnion(record.changed)
+        }
+        return changed
+    }
+
     /// Where the included transaction `hash` is: in the window, or in the archive below it.
     func location(_ hash: [UInt8]) -> TransactionLocation? {
         if let location = state.transactionIndex[hash] { return location }

@@ -286,6 +286,7 @@ struct Observed: Equatable {
                 recentBlocks: 8)
         }
         let alice = Signed.alice.address
+        let carol = Address([UInt8](repeating: 0xc4, count: 20))!
         var hashes: [[UInt8]] = []
         var transactions: [LedgerTransaction] = []
         var balances: [UInt256] = []
@@ -307,7 +308,8 @@ struct Observed: Equatable {
             balances = [owner.ledger.account(alice).balance]
             burned = [owner.ledger.burned]
             for n in 0..<200 {
-                let tx = Signed.transfer(nonce: UInt64(n))
+                // One transfer to an address nothing else touches: only the store's records know it changed.
+                let tx = Signed.transfer(to: n == 149 ? carol : Signed.bob.address, nonce: UInt64(n))
                 transactions.append(tx)
                 _ = try owner.run { try $0.submit(tx, now: now) }
                 hashes.append(owner.ledger.head.hash)
@@ -327,6 +329,10 @@ struct Observed: Equatable {
                 #expect(owner.ledger.account(alice, atBlock: UInt64(n)).balance == balances[n])
             }
             #expect(owner.ledger.account(Fixtures.config.coinbase, atBlock: 0) == Account())
+            // A state proof 100 blocks back rebuilds that block's trie from the changes the store records.
+            let proof = try #require(owner.ledger.stateProof(alice, slots: [], atBlock: 100))
+            #expect(proof.stateRoot == owner.ledger.block(number: 100)?.header.stateRoot)
+            #expect(proof.account?.balance == balances[100])
             #expect(owner.ledger.block(hash: [UInt8](repeating: 7, count: 32)) == nil)
             #expect(owner.ledger.receipt([UInt8](repeating: 7, count: 32)) == nil)
             #expect(owner.cachedLookupCount > 0)
