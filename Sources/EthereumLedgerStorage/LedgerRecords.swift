@@ -11,6 +11,8 @@ import RLPCoding
 ///   changes; the storage item only when the account has storage)
 /// - `H` ‖ address ‖ be64(block) → account after that block (empty value: account removed)
 /// - `P` ‖ hash → a pool transaction rlp[sender, EIP-2718 transaction]
+/// - `C` → the run-time chain parameters rlp[chain id, gas limit, coinbase], once a developer method changed them
+///   (absent: the configuration's)
 ///
 /// Every change a ledger operation makes is one atomic batch ending with the head record, so a process killed at
 /// any moment reopens at the last committed block (LevelDB batches are all-or-nothing).
@@ -22,6 +24,7 @@ enum LedgerRecords {
     static let accountTag = UInt8(ascii: "A")
     static let historyTag = UInt8(ascii: "H")
     static let poolTag = UInt8(ascii: "P")
+    static let parametersKey: [UInt8] = [UInt8(ascii: "C")]
 
     /// The batch that writes `changes`.
     static func batch(_ changes: LedgerChanges) -> WriteBatch {
@@ -47,8 +50,29 @@ enum LedgerRecords {
                 batch.delete(poolKey(hash))
             }
         }
+        if let parameters = changes.parameters { batch.put(parametersKey, encode(parameters)) }
         batch.put(metaKey, meta(changes.head))
         return batch
+    }
+
+    static func encode(_ parameters: ChainParameters) -> [UInt8] {
+        var e = RLPEncoder()
+        e.appendList { l in
+            l.appendUInt64(parameters.chainID)
+            l.appendUInt64(parameters.gasLimit)
+            l.appendBytes(parameters.coinbase.bytes)
+        }
+        return e.bytes
+    }
+
+    static func decodeParameters(_ bytes: [UInt8]) throws(RLPDecodingError) -> ChainParameters {
+        var r = RLPReader(bytes)
+        var l = try r.readList()
+        let chainID = try l.readUInt64()
+        let gasLimit = try l.readUInt64()
+        let coinbase = try readAddress(try l.readFixedBytes(20), at: l.position)
+        try l.finish()
+        return ChainParameters(chainID: chainID, gasLimit: gasLimit, coinbase: coinbase)
     }
 
     // MARK: Keys

@@ -29,6 +29,11 @@ final class StoredBlocks: BlockArchive {
         cache.withLock { cache in for number in numbers { cache.remove(number) } }
     }
 
+    /// Drops every cached block (the chain was replaced).
+    func forgetAll() {
+        cache.withLock { $0 = BlockCache(capacity: $0.capacity) }
+    }
+
     var cachedCount: Int { cache.withLock { $0.blocks.count } }
 }
 
