@@ -101,7 +101,7 @@ extension SandnetNode {
             }
             let head = ChainHead(
                 number: chain.blockNumber + 1, timestamp: timestamp, baseFee: chain.nextBaseFee,
-                gasLimit: configuration.chain.gasLimit)
+                gasLimit: chain.config.gasLimit)
             let traffic = ambient.withLock { $0.generator }.transactions(for: head)
             guard !traffic.isEmpty else { return (head, [], [:], chain.miningMode) }
             let users = try ambientKeys()
@@ -113,6 +113,7 @@ extension SandnetNode {
         }
         guard let (head, traffic, startNonces, mode) = plan else { return [] }
         let users = traffic.isEmpty ? [] : try ambientKeys()
+        let chainID = self.chainID
         var nonces = startNonces
         var signed: [LedgerTransaction] = []
         var tokenSenders: [(token: TokenDefinition, sender: Address)] = []
@@ -141,7 +142,7 @@ extension SandnetNode {
             }
             let transaction = Transaction.dynamicFee(
                 DynamicFeeTransaction(
-                    chainID: configuration.chain.chainID, nonce: nonce,
+                    chainID: chainID, nonce: nonce,
                     maxPriorityFeePerGas: tx.maxPriorityFeePerGas, maxFeePerGas: tx.maxFeePerGas, gas: gas,
                     to: to, value: value, data: data, accessList: []))
             var ledgerTx = Self.ledgerTransaction(
