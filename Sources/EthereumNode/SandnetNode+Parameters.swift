@@ -96,6 +96,7 @@ extension SandnetNode {
                 let fresh = owner.ledger.reset(config: genesis.config, genesis: genesis.accounts)
                 try owner.reset(to: fresh)
             }
+            filters.withLock { $0.restartChain() }
             conditionState.withLock { $0.held.removeAll() }
             instance.withLock { $0 = Self.newInstanceID() }
         }

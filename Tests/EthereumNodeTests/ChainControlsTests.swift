@@ -317,6 +317,25 @@ import Testing
                         + "to start over from genesis)"))
     }
 
+    @Test func logFiltersScanTheNewChainAfterReset() throws {
+        let (node, _) = try makeNode()
+        let dev0 = node.devAccounts[0].address.lowercased
+        let filter = try node.call("eth_newFilter", [.object([("address", .string(TokenRPCTests.usdc))])])
+        let transfer = TokenRPCTests.calldata(
+            "transfer(address,uint256)", [TokenRPCTests.address(TokenRPCTests.fresh), TokenRPCTests.word("64")])
+        let send = TokenRPCTests.call(TokenRPCTests.usdc, transfer, from: dev0)
+        _ = try node.call("eth_sendTransaction", [send])
+        try node.mine(blocks: 2)
+        #expect(try node.call("eth_getFilterChanges", [filter]).arrayValue?.count == 1)
+        try node.reset()
+        let again = try node.call("eth_sendTransaction", [send])  // block 1 of the new chain
+        let changes = try node.call("eth_getFilterChanges", [filter])
+        #expect(changes.arrayValue?.count == 1)
+        #expect(changes.at(0)?["removed"] == .bool(false))
+        #expect(changes.at(0)?["transactionHash"] == again)
+        #expect(changes.at(0)?["blockNumber"] == .string("0x1"))
+    }
+
     @Test func resetReplacesTheChainInTheDataDirectory() throws {
         let store = InMemoryStore()
         let unrelated: [UInt8] = [0x01] + Array("icp/other".utf8)
