@@ -131,6 +131,18 @@ extension Ledger {
     /// The block timestamp interval, if set.
     public var blockTimestampInterval: UInt64? { state.blockTimestampInterval }
 
+    /// Whether a timer block (interval mining, automine's empty-block interval) `interval` seconds after the head is
+    /// due at `now`: by the next block's timestamp, or, while a block timestamp interval decouples timestamps from the
+    /// clock, by the clock since the head was sealed (as Anvil's timer runs on the wall clock).
+    public func timerBlockDue(interval: UInt64, now: UInt64) -> Bool {
+        if state.blockTimestampInterval != nil {
+            let (due, late) = state.lastSealClock.addingReportingOverflow(interval)
+            return !late && now >= due
+        }
+        let (due, late) = head.header.timestamp.addingReportingOverflow(interval)
+        return !late && nextBlockTimestamp(now: now) >= due
+    }
+
     /// Removes the last `depth` blocks (`anvil_rollback`), through the same rewind a reorg uses. Their transactions
     /// are not returned to the pool (Anvil leaves its pool alone); pool transactions whose sender's nonce went back
     /// stay, waiting for the gap. Pending timestamp promises are cleared; the clock offset is kept. Blocks mined

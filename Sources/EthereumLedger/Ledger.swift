@@ -55,6 +55,9 @@ struct ChainState: Sendable {
     var timestampFloor: UInt64?
     /// anvil_setBlockTimestampInterval: each next block is its parent's timestamp plus this.
     var blockTimestampInterval: UInt64?
+    /// The clock when the head was sealed in this process (0 before): timers count from it while a block timestamp
+    /// interval decouples block timestamps from the clock.
+    var lastSealClock: UInt64 = 0
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it.
     var supply = UInt256.zero
     /// (burned, supply) after each block, for reorgs.
@@ -394,6 +397,7 @@ public struct Ledger: Sendable {
         state.nextTimestamp = nil
         state.timestampFloor = nil
         state.nextBaseFee = nil
+        state.lastSealClock = now
         let candidates = state.pool.executable(baseFee: baseFee) { account($0).nonce }
         var included: [LedgerTransaction] = []
         var receipts: [Receipt] = []
@@ -534,6 +538,9 @@ public struct Ledger: Sendable {
     /// Interval mining: mines a block if one is due at `now` (the server's timer calls this).
     public mutating func mineDue(now: UInt64) throws(LedgerError) -> [Block] {
         guard case .interval(let seconds) = miningMode else { return [] }
+        if state.blockTimestampInterval != nil {
+            return timerBlockDue(interval: seconds, now: now) ? [try seal(now: now)] : []
+        }
         let (due, late) = head.header.timestamp.addingReportingOverflow(seconds)
         let (clock, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
         let adjusted = overflow ? (state.timeOffset < 0 ? Int64.min : .max) : clock

@@ -67,8 +67,7 @@ extension SandnetNode {
             interval = idle
         case .manual: return false
         }
-        let (due, late) = chain.head.header.timestamp.addingReportingOverflow(interval)
-        return !late && chain.nextBlockTimestamp(now: now) >= due
+        return chain.timerBlockDue(interval: interval, now: now)
     }
 
     /// Mines the timer's block: other users' transactions for it (signed with their keys, each with its gas
@@ -96,7 +95,7 @@ extension SandnetNode {
             if timer { guard timerBlockDue(chain, now: now) else { return nil } }
             if let spacing { try chain.setNextTimestamp(chain.head.header.timestamp + spacing) }
             var timestamp = chain.nextBlockTimestamp(now: now)
-            if timer, case .interval(let seconds) = chain.miningMode {
+            if timer, case .interval(let seconds) = chain.miningMode, chain.blockTimestampInterval == nil {
                 timestamp = max(timestamp, chain.head.header.timestamp + seconds)
             }
             let head = ChainHead(

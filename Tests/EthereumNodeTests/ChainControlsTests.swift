@@ -208,6 +208,27 @@ import Testing
         )
     }
 
+    @Test func timersRunOnTheClockWhileAnIntervalSetsTimestamps() throws {
+        let (node, clock) = try makeNode { $0.miningMode = .interval(seconds: 12) }
+        try node.mine()
+        let parent = node.snapshotOfLedger.head.header.timestamp
+        try node.setBlockTimestampInterval(100)
+        #expect(node.tick().isEmpty)  // 100 s of block time are not 12 s of clock: no runaway blocks
+        clock.advance(12)
+        #expect(node.tick().map(\.header.timestamp) == [parent + 100])
+        #expect(node.tick().isEmpty)
+        try node.setBlockTimestampInterval(1)
+        clock.advance(12)
+        #expect(node.tick().map(\.header.timestamp) == [parent + 101])  // due by the clock though 1 s apart
+        // Automine's empty-block interval too.
+        let (idle, idleClock) = try makeNode { $0.emptyBlockInterval = 12 }
+        try idle.mine()
+        try idle.setBlockTimestampInterval(60)
+        #expect(idle.tick().isEmpty)
+        idleClock.advance(12)
+        #expect(idle.tick().count == 1)
+    }
+
     // MARK: Rollback
 
     @Test func rollbackRemovesBlocksWithoutRequeueing() throws {
