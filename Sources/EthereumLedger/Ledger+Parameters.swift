@@ -134,13 +134,28 @@ extension Ledger {
     /// Whether a timer block (interval mining, automine's empty-block interval) `interval` seconds after the head is
     /// due at `now`: by the next block's timestamp, or, while a block timestamp interval decouples timestamps from the
     /// clock, by the clock since the head was sealed (as Anvil's timer runs on the wall clock).
+    ///
+    /// The clock also decides when it reads earlier than the head (`anvil_setTime` into the past, or a data directory
+    /// reopened after `evm_increaseTime`): block time would not reach the head + `interval` until the clock caught up,
+    /// so the timer would stall.
     public func timerBlockDue(interval: UInt64, now: UInt64) -> Bool {
-        if state.blockTimestampInterval != nil {
-            let (due, late) = state.lastSealClock.addingReportingOverflow(interval)
-            return !late && now >= due
-        }
+        if timerFollowsClock(now: now) { return clockTimerDue(interval: interval, now: now) }
         let (due, late) = head.header.timestamp.addingReportingOverflow(interval)
         return !late && nextBlockTimestamp(now: now) >= due
+    }
+
+    /// True while block timestamps do not follow the clock: a block timestamp interval is set, or the clock (with its
+    /// offset) reads no later than the head.
+    func timerFollowsClock(now: UInt64) -> Bool {
+        guard state.blockTimestampInterval == nil else { return true }
+        let (clock, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
+        return !overflow && clock <= Int64(clamping: head.header.timestamp)
+    }
+
+    /// `interval` clock seconds have passed since the head was sealed.
+    func clockTimerDue(interval: UInt64, now: UInt64) -> Bool {
+        let (due, late) = state.lastSealClock.addingReportingOverflow(interval)
+        return !late && now >= due
     }
 
     /// Removes the last `depth` blocks (`anvil_rollback`), through the same rewind a reorg uses. Their transactions

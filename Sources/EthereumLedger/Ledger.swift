@@ -538,9 +538,7 @@ public struct Ledger: Sendable {
     /// Interval mining: mines a block if one is due at `now` (the server's timer calls this).
     public mutating func mineDue(now: UInt64) throws(LedgerError) -> [Block] {
         guard case .interval(let seconds) = miningMode else { return [] }
-        if state.blockTimestampInterval != nil {
-            return timerBlockDue(interval: seconds, now: now) ? [try seal(now: now)] : []
-        }
+        if timerFollowsClock(now: now) { return clockTimerDue(interval: seconds, now: now) ? [try seal(now: now)] : [] }
         let (due, late) = head.header.timestamp.addingReportingOverflow(seconds)
         let (clock, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
         let adjusted = overflow ? (state.timeOffset < 0 ? Int64.min : .max) : clock

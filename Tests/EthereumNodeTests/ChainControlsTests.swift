@@ -229,6 +229,17 @@ import Testing
         #expect(idle.tick().count == 1)
     }
 
+    @Test func timersKeepGoingAfterTheClockIsSetBehindTheHead() throws {
+        let (node, clock) = try makeNode { $0.miningMode = .interval(seconds: 12) }
+        try node.mine()
+        let head = node.snapshotOfLedger.head.header.timestamp
+        _ = try node.setTime(head - 100_000)
+        #expect(node.tick().isEmpty)
+        clock.advance(12)
+        #expect(node.tick().map(\.header.timestamp) == [head + 1])  // not stalled until the clock catches up
+        #expect(node.tick().isEmpty)
+    }
+
     // MARK: Rollback
 
     @Test func rollbackRemovesBlocksWithoutRequeueing() throws {
