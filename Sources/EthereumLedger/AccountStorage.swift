@@ -40,3 +40,9 @@ public struct AccountStorage: Sendable, Equatable {
 
     public static func == (a: AccountStorage, b: AccountStorage) -> Bool { a.words == b.words }
 }
+
+extension AccountStorage {
+    /// The Merkle proof of `slot` in the storage trie (EIP-1186): the nodes on the path to keccak256(slot), root
+    /// first; for a slot holding zero, an exclusion proof. Empty when the storage is.
+    public func proof(for slot: UInt256) -> [[UInt8]] { trie.proof(for: Keccak256.hash(slot.bigEndianBytes)) }
+}

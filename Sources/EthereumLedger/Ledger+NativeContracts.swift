@@ -139,9 +139,14 @@ extension Ledger {
     }
 
     /// Executes a native call over the state now (nil) or at the end of block `number`.
-    func executeNative(_ call: NativeCall, environment: BlockEnvironment, atBlock number: UInt64?) -> ExecutionResult {
+    /// `accessList`: the transaction's EIP-2930 entries, warm from the start (EIP-2929).
+    func executeNative(
+        _ call: NativeCall, environment: BlockEnvironment, atBlock number: UInt64?,
+        accessList: [LedgerTransaction.AccessListEntry] = []
+    ) -> ExecutionResult {
         config.nativeContracts.execute(
-            call, state: LedgerContractState(ledger: self, block: number), environment: environment)
+            call, state: LedgerContractState(ledger: self, block: number), environment: environment,
+            prewarmed: accessList.map { ($0.address, $0.storageKeys.compactMap { UInt256(bigEndian: $0) }) })
     }
 
     /// Runs `request` as `eth_call` does, over the state at the end of block `number` (nil: the head, including
@@ -209,7 +214,7 @@ extension Ledger {
         let coinbaseTip = tx.usesGasPrice ? tx.maxFeePerGas - baseFee : tip
         let result = executeNative(
             NativeCall(caller: tx.sender, target: to, value: tx.value, data: tx.data), environment: environment,
-            atBlock: nil)
+            atBlock: nil, accessList: tx.accessList)
         let charge = Self.charge(result, intrinsic: tx.intrinsicGas, floor: tx.floorGas, gasLimit: tx.gasLimit)
         let status = result.succeeded && !charge.outOfGas
         let gasUsed = charge.gasUsed

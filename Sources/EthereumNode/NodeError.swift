@@ -1,3 +1,4 @@
+import ByteCoding
 import EthereumTypes
 
 /// Why the node refused a request, beyond the ledger's own ``LedgerError``s and the transaction codec's errors.
@@ -53,6 +54,10 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownToken(String)
     /// anvil_impersonateAccount beyond the number of addresses impersonated at once.
     case tooManyImpersonatedAccounts(limit: Int)
+    /// eth_getProof with more storage keys than `limit` (geth's `maxGetProofKeys`, -32602).
+    case tooManyStorageKeys(limit: Int, got: Int)
+    /// A state proof at a block whose state the node no longer keeps (geth's `HistoricDB` text, -32000).
+    case historicalStateUnavailable(root: [UInt8])
 
     public var description: String {
         switch self {
@@ -85,6 +90,9 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyImpersonatedAccounts(let limit):
             "too many impersonated accounts: limit is \(limit) (anvil_stopImpersonatingAccount removes one; "
                 + "anvil_autoImpersonateAccount covers every address)"
+        case .tooManyStorageKeys(let limit, let got): "too many storage keys requested (max \(limit), got \(got))"
+        case .historicalStateUnavailable(let root):
+            "historical state \(Hex.encode(root)) is not available"
         }
     }
 }

@@ -19,6 +19,13 @@ enum EthRPC {
         d.registerParameterless("eth_gasPrice") { Format.q(node.gasPrice) }
         d.registerParameterless("eth_maxPriorityFeePerGas") { Format.q(node.maxPriorityFeePerGas) }
         d.registerParameterless("eth_blobBaseFee") { Format.q(UInt64(1)) }
+        d.registerParameterless("eth_config") {
+            let config = node.forkConfig
+            return .object([
+                ("current", Format.forkConfig(config.current)), ("next", config.next.map(Format.forkConfig) ?? .null),
+                ("last", config.last.map(Format.forkConfig) ?? .null),
+            ])
+        }
         d.register("eth_feeHistory") { p in
             try p.atMost(3)
             let count = try p.required(0, Arg.number)
@@ -61,6 +68,42 @@ enum EthRPC {
             let address = try p.required(0, Arg.address)
             let key = try Arg.storageKey(try p.required(1, Arg.string))
             return Format.data(try node.storage(at: address, key: key, block: try p.optional(2, Arg.block)))
+        }
+        d.register("eth_getProof") { p in
+            try p.atMost(3)
+            let address = try p.required(0, Arg.address)
+            // An explicit null is an empty list (Go decodes it into a nil slice); only a missing argument is refused.
+            guard p.count > 1 else { throw RPCError.invalidParams("missing value for required argument 1") }
+            let texts: [String] = try p.optional(1) { v in
+                guard let list = v.arrayValue else {
+                    throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type []string")
+                }
+                return try list.map(Arg.string)
+            } ?? []
+            // geth counts the keys before it reads them.
+            guard texts.count <= SandnetNode.maxProofKeys else {
+                throw NodeError.tooManyStorageKeys(limit: SandnetNode.maxProofKeys, got: texts.count)
+            }
+            let keys = try texts.map(Arg.proofStorageKey)
+            let proof = try node.proof(of: address, slots: keys.map(\.slot), at: try p.optional(2, Arg.block))
+            return Format.proof(proof, address: address, keyLengths: keys.map(\.length))
+        }
+        d.register("eth_createAccessList") { p in
+            try p.atMost(3)
+            let request = try Arg.request(p)
+            if let overrides = p[2], !overrides.isNull {
+                throw RPCError.invalidParams(
+                    "invalid argument 2: state overrides are not supported by eth_createAccessList")
+            }
+            return Format.accessListResult(try node.createAccessList(request, at: try p.optional(1, Arg.block)))
+        }
+        d.register("eth_simulateV1") { p in
+            try p.atMost(2)
+            let request = try p.required(0, Arg.simulation)
+            let blocks = try node.simulate(request, at: try p.optional(1, Arg.block))
+            return .array(blocks.map {
+                Format.simulatedBlock($0, full: request.returnFullTransactions, traceTransfers: request.traceTransfers)
+            })
         }
         d.register("eth_call") { p in
             try p.atMost(3)

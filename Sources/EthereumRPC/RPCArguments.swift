@@ -31,6 +31,44 @@ enum Arg {
         return [UInt8](repeating: 0, count: 32 - bytes.count) + bytes
     }
 
+    /// A storage key of eth_getProof as geth's `decodeStorageKey` reads it: `0x` optional, an odd digit count gets a
+    /// leading zero, at most 32 bytes (checked before the digits), left-padded. Also returns the length given:
+    /// geth echoes a 32-byte key as data and any other as a quantity. Errors are geth's -32602 texts with the key
+    /// quoted as Go's `%q` does.
+    static func proofStorageKey(_ text: String) throws(RPCError) -> (slot: UInt256, length: Int) {
+        var digits = Substring(text)
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+        let even = digits.utf8.count % 2 == 1 ? "0" + digits : String(digits)
+        guard even.utf8.count <= 64 else {
+            throw RPCError.invalidParams("storage key too long (want at most 32 bytes): \(goQuoted(text))")
+        }
+        guard even.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
+            let bytes = try? Hex.decode(even), let slot = UInt256(bigEndian: bytes)
+        else {
+            throw RPCError.invalidParams("invalid hex in storage key: \(goQuoted(text))")
+        }
+        return (slot, bytes.count)
+    }
+
+    /// `text` as Go's `%q` prints it: double-quoted, `"` and the backslash escaped, control characters as escapes.
+    static func goQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     static func quantity(_ v: JSON) throws -> UInt64 {
         guard let s = v.stringValue else {
             throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type hexutil.Uint64")
@@ -211,5 +249,98 @@ extension Arg {
             }
         }
         return f
+    }
+}
+
+extension Arg {
+    /// eth_simulateV1's payload (execution-apis `SimulatePayload`): `blockStateCalls` of `{blockOverrides,
+    /// stateOverrides, calls}`, `validation`, `traceTransfers`, `returnFullTransactions`. Unknown fields are
+    /// ignored, as Go's decoder ignores them. Sandnet has no withdrawals and runs no precompiles, so non-empty
+    /// `withdrawals` and `movePrecompileToAddress` are refused.
+    static func simulation(_ v: JSON) throws -> SimulationRequest {
+        guard case .object = v else {
+            throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type ethapi.simOpts")
+        }
+        var blocks: [SimulationRequest.Block] = []
+        if let list = v["blockStateCalls"], !list.isNull {
+            guard let items = list.arrayValue else {
+                throw ArgumentError(
+                    "json: cannot unmarshal \(list.typeName) into Go struct field simOpts.blockStateCalls of type "
+                        + "[]ethapi.simBlock")
+            }
+            blocks = try items.map(simulatedBlock)
+        }
+        var request = SimulationRequest(blocks: blocks)
+        request.validation = try v["validation"].flatMap { $0.isNull ? nil : try Arg.bool($0) } ?? false
+        request.traceTransfers = try v["traceTransfers"].flatMap { $0.isNull ? nil : try Arg.bool($0) } ?? false
+        request.returnFullTransactions =
+            try v["returnFullTransactions"].flatMap { $0.isNull ? nil : try Arg.bool($0) } ?? false
+        return request
+    }
+
+    static func simulatedBlock(_ v: JSON) throws -> SimulationRequest.Block {
+        var block = SimulationRequest.Block()
+        func field(_ object: JSON?, _ name: String) -> JSON? { object?[name].flatMap { $0.isNull ? nil : $0 } }
+        if let o = field(v, "blockOverrides") {
+            block.overrides.number = try field(o, "number").map { try Arg.uint256($0).uint64Value ?? .max }
+            block.overrides.time = try field(o, "time").map(Arg.quantity)
+            block.overrides.gasLimit = try field(o, "gasLimit").map(Arg.quantity)
+            block.overrides.feeRecipient = try field(o, "feeRecipient").map(Arg.address)
+            block.overrides.prevRandao = try field(o, "prevRandao").map(Arg.hash)
+            block.overrides.baseFeePerGas = try field(o, "baseFeePerGas").map(Arg.uint256)
+            block.overrides.beaconRoot = try field(o, "beaconRoot").map(Arg.hash)
+            if let withdrawals = field(o, "withdrawals"), !(withdrawals.arrayValue?.isEmpty ?? false) {
+                throw ArgumentError("withdrawals are not supported: Sandnet's chain has no beacon withdrawals")
+            }
+        }
+        if let overrides = field(v, "stateOverrides") {
+            guard case .object(let accounts) = overrides else {
+                throw ArgumentError(
+                    "json: cannot unmarshal \(overrides.typeName) into Go value of type override.StateOverride")
+            }
+            for (key, o) in accounts {
+                let address = try Arg.address(.string(key))
+                if field(o, "movePrecompileToAddress") != nil {
+                    throw ArgumentError("movePrecompileToAddress is not supported: Sandnet runs no precompiles")
+                }
+                func words(_ name: String) throws -> [UInt256: UInt256]? {
+                    guard let value = field(o, name) else { return nil }
+                    guard case .object(let pairs) = value else {
+                        throw ArgumentError(
+                            "json: cannot unmarshal \(value.typeName) into Go value of type "
+                                + "map[common.Hash]common.Hash")
+                    }
+                    var out: [UInt256: UInt256] = [:]
+                    for (slot, word) in pairs {
+                        out[UInt256(bigEndian: try Arg.hash(.string(slot)))!] = UInt256(bigEndian: try Arg.hash(word))!
+                    }
+                    return out
+                }
+                block.stateOverrides.append(
+                    (
+                        address,
+                        AccountStateOverride(
+                            balance: try field(o, "balance").map(Arg.uint256),
+                            nonce: try field(o, "nonce").map(Arg.quantity), code: try field(o, "code").map(Arg.data),
+                            state: try words("state"), stateDiff: try words("stateDiff"))
+                    ))
+            }
+        }
+        if let calls = field(v, "calls") {
+            guard let items = calls.arrayValue else {
+                throw ArgumentError(
+                    "json: cannot unmarshal \(calls.typeName) into Go struct field simBlock.calls of type "
+                        + "[]ethapi.TransactionArgs")
+            }
+            block.calls = try items.map { item in
+                let request = try TransactionRequest(json: item)
+                if let type = request.type, type > 2 { throw ArgumentError("transaction type not supported") }
+                for name in ["authorizationList", "blobVersionedHashes", "blobs"] where field(item, name) != nil {
+                    throw ArgumentError("transaction type not supported")
+                }
+                return request
+            }
+        }
+        return block
     }
 }

@@ -24,10 +24,12 @@ extension NodeError: RPCErrorConvertible {
         switch self {
         // geth's server errors (-32000).
         case .headerNotFound, .unknownBlock, .unknownAccount, .filterNotFound, .unprotectedTransaction, .feeCapOverflow,
-            .insufficientFundsForTransfer, .gasRequiredExceedsAllowance, .tooManyFilterCriteriaPerPosition:
+            .insufficientFundsForTransfer, .gasRequiredExceedsAllowance, .tooManyFilterCriteriaPerPosition,
+            .historicalStateUnavailable:
             return .server(description)
         // Bad arguments (-32602).
-        case .invalidBlockRange, .blockRangeBeyondHead, .invalidRewardPercentile, .tooManyBlocks, .reorgTooDeep:
+        case .invalidBlockRange, .blockRangeBeyondHead, .invalidRewardPercentile, .tooManyBlocks, .reorgTooDeep,
+            .tooManyStorageKeys:
             return .invalidParams(description)
         case .invalidTypedData(let text): return .invalidParams("invalid argument 1: \(text)")
         case .invalidStateDump(let text): return .invalidParams("invalid argument 0: \(text)")
@@ -41,6 +43,16 @@ extension NodeError: RPCErrorConvertible {
             return RPCError(code: -32005, message: description)
         }
     }
+}
+
+extension SimulationError: RPCErrorConvertible {
+    /// eth_simulateV1's transaction errors: geth's texts with the execution-apis codes (-38010 … -38025).
+    public var rpcError: RPCError { RPCError(code: code, message: description) }
+}
+
+extension SimulationInputError: RPCErrorConvertible {
+    /// eth_simulateV1's request errors: -32602, -38020/-38021 (order), -38026 (client limits).
+    public var rpcError: RPCError { RPCError(code: code, message: description) }
 }
 
 extension FaucetError: RPCErrorConvertible {

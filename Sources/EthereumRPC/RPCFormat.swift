@@ -170,6 +170,122 @@ extension Format {
     }
 
     /// eth_feeHistory's object; a history of no blocks has only its first three members, as geth answers.
+    /// eth_getProof's `AccountResult` (geth's field order): an account the state trie does not hold has zero
+    /// hashes; each storage key is echoed as given, a 32-byte one as data and any other as a quantity.
+    static func proof(_ p: StateProof, address: Address, keyLengths: [Int]) -> JSON {
+        let zero = [UInt8](repeating: 0, count: 32)
+        let account = p.account
+        return .object([
+            ("address", Format.address(address)),
+            ("accountProof", .array(p.accountProof.map { data($0) })),
+            ("balance", q(account?.balance ?? .zero)),
+            ("codeHash", data(account?.codeHash ?? zero)),
+            ("nonce", q(account?.nonce ?? 0)),
+            ("storageHash", data(account?.storage.root ?? zero)),
+            ("storageProof", .array(zip(p.storage, keyLengths).map { slot, length in
+                .object([
+                    ("key", length == 32 ? data(slot.slot.bigEndianBytes) : q(slot.slot)),
+                    ("value", q(slot.value)),
+                    ("proof", .array(slot.proof.map { data($0) })),
+                ])
+            })),
+        ])
+    }
+
+    /// geth's `accessListResult`: `accessList`, `error` only when the execution failed, `gasUsed`.
+    static func accessListResult(_ result: AccessListResult) -> JSON {
+        var fields: [(String, JSON)] = [("accessList", accessList(result.accessList))]
+        if let error = result.error { fields.append(("error", .string(error))) }
+        fields.append(("gasUsed", q(result.gasUsed)))
+        return .object(fields)
+    }
+
+    static func accessList(_ list: [AccessListEntry]) -> JSON {
+        .array(list.map { entry in
+            .object([
+                ("address", address(entry.address)),
+                ("storageKeys", .array(entry.storageKeys.map { data($0.bigEndianBytes) })),
+            ])
+        })
+    }
+
+    /// An eth_simulateV1 block: the block as eth_getBlockByNumber shows it plus `calls`, each
+    /// `{returnData, logs, gasUsed, maxUsedGas, status, error?}` (geth's `simCallResult`). With `traceTransfers`,
+    /// each ETH movement of a successful call is a log of 0xEeee…EeEe (`Transfer(from, to, value)`) before the
+    /// call's own logs; `logIndex` counts through the block, synthetic logs included.
+    static func simulatedBlock(_ simulated: SimulatedBlock, full: Bool, traceTransfers: Bool) -> JSON {
+        guard case .object(var fields) = block(simulated.block, full: full) else { return .null }
+        let b = simulated.block
+        var logIndex = 0
+        var calls: [JSON] = []
+        for (i, call) in simulated.calls.enumerated() {
+            let receipt = b.receipts[i]
+            var logs: [Log] = []
+            if call.failure == nil {
+                if traceTransfers {
+                    logs += call.transfers.map { t in
+                        Log(
+                            address: transferLogAddress,
+                            topics: [transferTopic, [UInt8](repeating: 0, count: 12) + t.from.bytes,
+                                [UInt8](repeating: 0, count: 12) + t.to.bytes],
+                            data: t.amount.bigEndianBytes)
+                    }
+                }
+                logs += receipt.logs
+            }
+            let logJSON: [JSON] = logs.map { l in
+                defer { logIndex += 1 }
+                return .object([
+                    ("address", address(l.address)), ("topics", .array(l.topics.map { data($0) })),
+                    ("data", data(l.data)), ("blockNumber", q(b.number)), ("blockHash", data(b.hash)),
+                    ("blockTimestamp", q(b.header.timestamp)),
+                    ("transactionHash", data(receipt.transactionHash)), ("transactionIndex", q(i)),
+                    ("logIndex", q(logIndex)), ("removed", .bool(false)),
+                ])
+            }
+            var result: [(String, JSON)] = [
+                ("returnData", data(call.returnData)), ("logs", .array(logJSON)), ("gasUsed", q(call.gasUsed)),
+                ("maxUsedGas", q(call.maxUsedGas)), ("status", q(UInt64(call.failure == nil ? 1 : 0))),
+            ]
+            switch call.failure {
+            case nil: break
+            case .reverted(let revert)?:
+                let message = RevertReason.decode(revert).map { "execution reverted: \($0)" } ?? "execution reverted"
+                result.append(
+                    ("error", .object([("message", .string(message)), ("code", .number("3")), ("data", data(revert))])))
+            case .invalidOpcode?, .outOfGas?:
+                var message = call.failure == .invalidOpcode ? "invalid opcode: INVALID" : "out of gas"
+                if call.gasCapped { message += " (gas limit was capped by the RPC server's global gas cap)" }
+                result.append(("error", .object([("message", .string(message)), ("code", .number("-32015"))])))
+            }
+            calls.append(.object(result))
+        }
+        fields.append(("calls", .array(calls)))
+        return .object(fields)
+    }
+
+    /// geth's `traceTransfers` pseudo-contract and the ERC-20 `Transfer(address,address,uint256)` topic.
+    static let transferLogAddress = Address([UInt8](repeating: 0xee, count: 20))!
+    static let transferTopic: [UInt8] = [
+        0xdd, 0xf2, 0x52, 0xad, 0x1b, 0xe2, 0xc8, 0x9b, 0x69, 0xc2, 0xb0, 0x68,
+        0xfc, 0x37, 0x8d, 0xaa, 0x95, 0x2b, 0xa7, 0xf1, 0x63, 0xc4, 0xa1, 0x16,
+        0x28, 0xf5, 0x5a, 0x4d, 0xf5, 0x23, 0xb3, 0xef,
+    ]
+
+    /// EIP-7910's fork object in geth's field order; the maps' keys sorted, as Go marshals maps.
+    static func forkConfig(_ c: ForkConfig) -> JSON {
+        func map(_ m: [String: Address]) -> JSON { .object(m.keys.sorted().map { ($0, address(m[$0])) }) }
+        return .object([
+            ("activationTime", .number(String(c.activationTime))),
+            ("blobSchedule", .object([
+                ("target", .number(String(c.blobSchedule.target))), ("max", .number(String(c.blobSchedule.max))),
+                ("baseFeeUpdateFraction", .number(String(c.blobSchedule.baseFeeUpdateFraction))),
+            ])),
+            ("chainId", q(c.chainID)), ("forkId", data(c.forkID)), ("precompiles", map(c.precompiles)),
+            ("systemContracts", map(c.systemContracts)),
+        ])
+    }
+
     static func feeHistory(_ history: FeeHistory) -> JSON {
         guard !history.gasUsedRatio.isEmpty else {
             return .object([

@@ -70,6 +70,38 @@ public struct PatriciaTrie: Sendable {
         return nil
     }
 
+    /// The Merkle proof of `key` (EIP-1186, as geth's `Trie.Prove` builds it): the RLP encodings of the nodes on
+    /// the path from the root towards `key`, root first. A node embedded in its parent (encoding shorter than 32
+    /// bytes) is not listed on its own; the root always is. For a key the trie does not hold the path ends at the
+    /// node where the key leaves the trie (a branch without that child, a leaf or extension with another path):
+    /// an exclusion proof. The empty trie's proof is empty.
+    ///
+    /// - Parameter key: the trie key (for the state and storage tries, keccak256 of the address or slot).
+    /// - Returns: the nodes, each the byte string a verifier hashes to find it in its parent.
+    public func proof(for key: [UInt8]) -> [[UInt8]] {
+        let path = Nibbles(key)
+        var nodes: [[UInt8]] = []
+        var node = root
+        var offset = 0
+        while let current = node {
+            let encoding = current.encoding
+            if nodes.isEmpty || encoding.count >= 32 { nodes.append(encoding) }
+            switch current.kind {
+            case .leaf:
+                node = nil
+            case .extension(let prefix, let child):
+                guard path.matches(prefix, at: offset) else { return nodes }
+                offset += prefix.count
+                node = child
+            case .branch(let children, _):
+                guard offset < path.count else { return nodes }
+                node = children[Int(path[offset])]
+                offset += 1
+            }
+        }
+        return nodes
+    }
+
     /// Sets `key` to `value`; an empty value deletes the key (as Ethereum's tries do).
     public mutating func set(_ key: [UInt8], _ value: [UInt8]) {
         let path = Nibbles(key).all

@@ -47,6 +47,9 @@ public struct ExecutionResult: Sendable, Equatable {
     public var storageWrites: [StorageWrite]
     public var valueTransfers: [ValueTransfer]
     public var logs: [ContractLog]
+    /// The accounts and storage words (sorted) the call touched, failed frames included: what an EVM's access-list
+    /// tracer would see (`eth_createAccessList`). The caller leaves out the sender, the target and precompiles.
+    public var accessed: [Address: [UInt256]] = [:]
 
     public var succeeded: Bool {
         if case .success = outcome { return true }

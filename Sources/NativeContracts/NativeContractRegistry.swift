@@ -82,11 +82,18 @@ public struct NativeContractRegistry: Sendable, Equatable {
     }
 
     /// Executes `call` over `state` in `environment`: a pure function of its arguments.
+    ///
+    /// - Parameter prewarmed: an EIP-2930 access list: these accounts and storage words start warm (EIP-2929).
     public func execute(
-        _ call: NativeCall, state: any ContractStateReading, environment: BlockEnvironment
+        _ call: NativeCall, state: any ContractStateReading, environment: BlockEnvironment,
+        prewarmed: [(address: Address, slots: [UInt256])] = []
     ) -> ExecutionResult {
         var machine = NativeMachine(state: state, environment: environment, registry: self, origin: call.caller)
         machine.journal.warmAccounts.insert(call.target)
+        for entry in prewarmed {
+            machine.journal.warmAccounts.insert(entry.address)
+            for slot in entry.slots { machine.journal.warmSlots.insert(SlotKey(address: entry.address, slot: slot)) }
+        }
         let frame = machine.run(call)
         return machine.result(frame)
     }

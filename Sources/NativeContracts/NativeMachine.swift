@@ -38,6 +38,10 @@ struct NativeMachine {
     var originals: [SlotKey: UInt256] = [:]
     var gas: UInt64 = 0
     var depth = 0
+    /// Every storage word and account the call touched, failed frames included (what geth's access-list tracer
+    /// records from SLOAD/SSTORE and the account-touching opcodes); never undone.
+    var accessedSlots: Set<SlotKey> = []
+    var accessedAccounts: Set<Address> = []
 
     /// Sub-calls may nest this deep (Multicall3 calling itself); deeper calls fail as an EVM call past its
     /// depth limit does.
@@ -61,6 +65,7 @@ struct NativeMachine {
 
     mutating func load(_ address: Address, _ slot: UInt256) -> UInt256 {
         let key = SlotKey(address: address, slot: slot)
+        accessedSlots.insert(key)
         if journal.warmSlots.insert(key).inserted { charge(GasModel.coldSload) } else { charge(GasModel.warmAccess) }
         return current(key)
     }
@@ -73,6 +78,7 @@ struct NativeMachine {
 
     mutating func store(_ address: Address, _ slot: UInt256, _ value: UInt256) {
         let key = SlotKey(address: address, slot: slot)
+        accessedSlots.insert(key)
         if journal.warmSlots.insert(key).inserted { charge(GasModel.coldSload) }
         let original = originals[key] ?? state.storage(address, slot: slot)
         originals[key] = original
@@ -86,6 +92,7 @@ struct NativeMachine {
 
     /// Touches `address` (EIP-2929): 2,600 the first time, 100 after.
     mutating func access(_ address: Address) {
+        accessedAccounts.insert(address)
         charge(journal.warmAccounts.insert(address).inserted ? GasModel.coldAccountAccess : GasModel.warmAccess)
     }
 
@@ -162,6 +169,15 @@ struct NativeMachine {
 
     /// The result of the top-level call.
     func result(_ frame: FrameResult) -> ExecutionResult {
+        var result = outcomeResult(frame)
+        var accessed: [Address: [UInt256]] = [:]
+        for address in accessedAccounts { accessed[address] = [] }
+        for key in accessedSlots.sorted() { accessed[key.address, default: []].append(key.slot) }
+        result.accessed = accessed
+        return result
+    }
+
+    private func outcomeResult(_ frame: FrameResult) -> ExecutionResult {
         let outcome: ExecutionResult.Outcome
         switch frame {
         case .success(let data): outcome = .success(returnData: data)

@@ -13,8 +13,8 @@ Wired the way web3.py's tests/integration/go_ethereum wires geth, with these dif
 Tests that need contract code (Sandnet has no EVM) are skipped by name (NEEDS_EVM); tests no node can pass are
 listed in CLIENT_BUGS with the reason, methods not served yet in NOT_YET. Every other test must pass.
 
-Counts (web3.py 8.0.0, HTTP + WebSocket, 664 tests): 504 passed, 4 xpassed (web3.py marks them xfail for geth),
-156 skipped (143 need contract code, 10 client bugs, 3 eth_simulateV1), 0 failed. Before issue 19's fixes (main at
+Counts (web3.py 8.0.0, HTTP + WebSocket, 664 tests): 507 passed, 4 xpassed (web3.py marks them xfail for geth),
+153 skipped (143 need contract code, 10 client bugs), 0 failed (eth_simulateV1's 3 tests pass since it is served). Before issue 19's fixes (main at
 c3054e4, same wiring): 468 passed, 39 failed (eth_signTransaction, the raw transaction by block, a numeric `type`,
 eth_simulateV1), 153 skipped.
 """
@@ -119,9 +119,7 @@ CLIENT_BUGS = {
 
 
 # Methods Sandnet does not serve yet (-32601), with the reason; to be removed as they land.
-NOT_YET = {
-    "test_eth_simulate_v1": "eth_simulateV1 is not implemented yet (issue 19's method list)",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def mark_items(items):
