@@ -120,11 +120,25 @@ enum DevRPC {
         registerChainControls(node, into: &d)
         d.registerParameterless("anvil_nodeInfo") {
             let info = node.nodeInfo
+            // Anvil's NodeInfo (alloy `rpc-types-anvil`): the timestamp and chain id as JSON numbers, the fees as
+            // quantities; Sandnet runs Osaka rules from genesis, orders by fees and never forks.
             return .object([
                 ("currentBlockNumber", Format.q(info.blockNumber)),
-                ("currentBlockTimestamp", Format.q(info.blockTimestamp)),
+                ("currentBlockTimestamp", .number(String(info.blockTimestamp))),
                 ("currentBlockHash", Format.data(info.blockHash)),
-                ("chainId", Format.q(info.chainID)),
+                ("hardFork", .string("osaka")),
+                ("transactionOrder", .string("fees")),
+                (
+                    "environment",
+                    .object([
+                        ("baseFee", Format.q(info.baseFee)), ("chainId", .number(String(info.chainID))),
+                        ("gasLimit", Format.q(info.gasLimit)), ("gasPrice", Format.q(node.gasPrice)),
+                    ])
+                ),
+                (
+                    "forkConfig",
+                    .object([("forkUrl", .null), ("forkBlockNumber", .null), ("forkRetryBackoff", .null)])
+                ),
                 ("network", .string("sandnet")),
             ])
         }

@@ -319,6 +319,23 @@ import Testing
         #expect(try node.call("hardhat_metadata")["instanceId"] == m["instanceId"])
     }
 
+    @Test func nodeInfoHasAnvilsShapeAndFollowsTheParameters() throws {
+        let (node, _) = try makeNode()
+        try node.setChainID(1337)
+        try node.setBlockGasLimit(30_000_000)
+        let info = try node.call("anvil_nodeInfo")
+        let head = node.snapshotOfLedger.head
+        #expect(info["currentBlockNumber"] == .string("0x0"))
+        #expect(info["currentBlockTimestamp"] == .number(String(head.header.timestamp)))
+        #expect(info["currentBlockHash"] == .string(Hex.encodePrefixed(head.hash)))
+        #expect(info["hardFork"] == .string("osaka") && info["transactionOrder"] == .string("fees"))
+        #expect(info["environment"]?["chainId"] == .number("1337"))
+        #expect(info["environment"]?["gasLimit"] == .string("0x1c9c380"))
+        #expect(info["environment"]?["baseFee"] == .string("0x3b9aca00"))
+        #expect(info["forkConfig"]?["forkUrl"] == .null)
+        #expect(info["chainId"] == nil)
+    }
+
     @Test func resetStartsOverFromGenesis() throws {
         let (node, _) = try makeNode { $0.miningMode = .manual }
         let genesis = node.snapshotOfLedger.block(number: 0)?.hash
