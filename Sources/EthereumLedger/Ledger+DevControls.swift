@@ -31,7 +31,16 @@ extension Ledger {
     }
 
     /// Gives an address code (genesis-style contract marker; never executed).
+    ///
+    /// - Throws: ``LedgerError/valueOutOfRange(_:)`` for code longer than ``ChainConfig/maxTransactionSize`` (128 KiB,
+    ///   the pool's limit on a transaction): more than EIP-170's 24,576 bytes, as Anvil allows test contracts, but
+    ///   bounded.
     public mutating func setCode(_ address: Address, _ code: [UInt8]) throws(LedgerError) {
+        guard code.count <= config.maxTransactionSize else {
+            throw .valueOutOfRange(
+                "code is \(code.count) bytes long: at most \(config.maxTransactionSize) bytes (the pool's transaction "
+                    + "size limit) may be set")
+        }
         var account = account(address)
         account.code = code
         setAccount(address, account)
@@ -101,7 +110,7 @@ extension Ledger {
     public mutating func snapshot() -> UInt64 {
         let id = nextSnapshotID
         nextSnapshotID += 1
-        snapshots.append(Snapshot(id: id, position: journal.count, checkpoint: checkpoint))
+        snapshots.append(Snapshot(id: id, position: journal.count, checkpoint: checkpoint, headHash: head.hash))
         return id
     }
 

@@ -60,6 +60,8 @@ struct Checkpoint: Sendable {
     var nextTimestamp: UInt64?
     var nextBaseFee: UInt256?
     var timestampFloor: UInt64?
+    var blockTimestampInterval: UInt64?
+    var parameters: ChainParameters
     var reorgCount: UInt64
     var poolArrivals: UInt64
     /// The head's number then (not restored: blocks are journaled); blocks from it on stay in memory.
@@ -71,6 +73,8 @@ struct Snapshot: Sendable {
     var id: UInt64
     var position: Int
     var checkpoint: Checkpoint
+    /// The head's hash then (`anvil_metadata` lists it).
+    var headHash: [UInt8]
 }
 
 /// A change an owner has opened with ``Ledger/beginChanges()``: roll back to it, or read and commit what
@@ -89,7 +93,8 @@ extension Ledger {
         Checkpoint(
             stateTrie: state.stateTrie, dirty: state.dirty, burned: state.burned,
             supply: state.supply, timeOffset: state.timeOffset, nextTimestamp: state.nextTimestamp,
-            nextBaseFee: state.nextBaseFee, timestampFloor: state.timestampFloor, reorgCount: state.reorgCount,
+            nextBaseFee: state.nextBaseFee, timestampFloor: state.timestampFloor,
+            blockTimestampInterval: state.blockTimestampInterval, parameters: parameters, reorgCount: state.reorgCount,
             poolArrivals: state.pool.arrivals, height: state.height)
     }
 
@@ -102,6 +107,8 @@ extension Ledger {
         state.nextTimestamp = c.nextTimestamp
         state.nextBaseFee = c.nextBaseFee
         state.timestampFloor = c.timestampFloor
+        state.blockTimestampInterval = c.blockTimestampInterval
+        config.parameters = c.parameters
         state.reorgCount = c.reorgCount
         state.pool.arrivals = c.poolArrivals
     }

@@ -72,6 +72,11 @@ struct ChainState: Sendable {
     var nextBaseFee: UInt256?
     /// evm_increaseTime's promise: the next block is at least this late, even when blocks ran ahead of the clock.
     var timestampFloor: UInt64?
+    /// anvil_setBlockTimestampInterval: each next block is its parent's timestamp plus this.
+    var blockTimestampInterval: UInt64?
+    /// The clock when the head was sealed in this process (0 before): timers count from it while a block timestamp
+    /// interval decouples block timestamps from the clock.
+    var lastSealClock: UInt64 = 0
     /// Σ genesis balances + dev-method adjustments: Σ balances + burned always equals it.
     var supply = UInt256.zero
     /// (burned, supply) after each block from ``indexedFrom`` on, for reorgs.
@@ -88,7 +93,12 @@ struct ChainState: Sendable {
 /// (``beginChanges()``), lets the ledger work, reads what changed (``changes(since:)``), writes it as one batch
 /// and then commits the change, or rolls the ledger back to the mark when the write fails.
 public struct Ledger: Sendable {
-    public let config: ChainConfig
+    /// The chain's configuration. Its per-block parameters (``ChainParameters``: chain id, gas limit, coinbase) change
+    /// at run time through developer methods (`Ledger+Parameters.swift`): they are state, captured by snapshots and
+    /// persisted with the chain.
+    public internal(set) var config: ChainConfig
+    /// The chain id the chain was created with, before any ``setChainID(_:)``: a data directory is tied to it.
+    public let configuredChainID: UInt64
     var state: ChainState
     var snapshots: [Snapshot] = []
     var nextSnapshotID: UInt64 = 1
@@ -106,6 +116,7 @@ public struct Ledger: Sendable {
     /// A fresh chain from `genesis`. `PersistentLedger.open` (EthereumLedgerStorage) keeps one in a store.
     public init(config: ChainConfig = ChainConfig(), genesis: [GenesisAccount]) {
         self.config = config
+        self.configuredChainID = config.chainID
         var state = ChainState()
         var supply = UInt256.zero
         for g in genesis {
@@ -489,6 +500,9 @@ public struct Ledger: Sendable {
     /// The timestamp the next block will get.
     public func nextBlockTimestamp(now: UInt64) -> UInt64 {
         if let t = state.nextTimestamp { return t }
+        if let interval = state.blockTimestampInterval {
+            return max(head.header.timestamp + interval, head.header.timestamp + 1, state.timestampFloor ?? 0)
+        }
         let (sum, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
         let adjusted = overflow ? (state.timeOffset < 0 ? 0 : .max) : sum
         let wanted = adjusted < 0 ? 0 : UInt64(adjusted)
@@ -504,6 +518,7 @@ public struct Ledger: Sendable {
         state.nextTimestamp = nil
         state.timestampFloor = nil
         state.nextBaseFee = nil
+        state.lastSealClock = now
         let candidates = state.pool.executable(baseFee: baseFee) { account($0).nonce }
         var included: [LedgerTransaction] = []
         var receipts: [Receipt] = []
@@ -644,6 +659,7 @@ public struct Ledger: Sendable {
     /// Interval mining: mines a block if one is due at `now` (the server's timer calls this).
     public mutating func mineDue(now: UInt64) throws(LedgerError) -> [Block] {
         guard case .interval(let seconds) = miningMode else { return [] }
+        if timerFollowsClock(now: now) { return clockTimerDue(interval: seconds, now: now) ? [try seal(now: now)] : [] }
         let (due, late) = head.header.timestamp.addingReportingOverflow(seconds)
         let (clock, overflow) = Int64(clamping: now).addingReportingOverflow(state.timeOffset)
         let adjusted = overflow ? (state.timeOffset < 0 ? Int64.min : .max) : clock

@@ -38,10 +38,14 @@ public struct LedgerChanges: Sendable {
     public var accounts: [(address: Address, account: Account?)] = []
     public var history: [HistoryRecord] = []
     public var pool: [(hash: [UInt8], transaction: LedgerTransaction?)] = []
+    /// The run-time chain parameters, when they changed (developer methods, a revert).
+    public var parameters: ChainParameters?
     public var head: Head
 
     /// True when nothing but the head record would be written.
-    public var isEmpty: Bool { blocks.isEmpty && accounts.isEmpty && history.isEmpty && pool.isEmpty }
+    public var isEmpty: Bool {
+        blocks.isEmpty && accounts.isEmpty && history.isEmpty && pool.isEmpty && parameters == nil
+    }
 }
 
 /// A chain as its owner read it back from a store, for ``Ledger/init(config:restoring:)``.
@@ -62,6 +66,8 @@ public struct StoredChain: Sendable {
     public var pool: [LedgerTransaction]
     public var burned: UInt256
     public var supply: UInt256
+    /// The run-time chain parameters as last written (nil: never changed, the configuration's apply).
+    public var parameters: ChainParameters?
 
     public init(
         blocks: [Block], totals: [Totals], genesisHash: [UInt8], accounts: [Address: Account],
@@ -84,7 +90,7 @@ extension Ledger {
     /// The head record now.
     public var headRecord: LedgerChanges.Head {
         LedgerChanges.Head(
-            number: blockNumber, burned: state.burned, supply: state.supply, chainID: config.chainID,
+            number: blockNumber, burned: state.burned, supply: state.supply, chainID: configuredChainID,
             genesisHash: state.genesisHash)
     }
 
@@ -134,6 +140,7 @@ extension Ledger {
             return .init(address: key.address, block: key.block, entry: entry.map { $0.account })
         }
         changes.pool = pool.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, state.pool.transaction($0)) }
+        if mark.checkpoint.parameters != parameters { changes.parameters = parameters }
         return changes
     }
 
@@ -145,6 +152,8 @@ extension Ledger {
     ///   differs from the head block's.
     public init(config: ChainConfig, restoring stored: StoredChain) throws(LedgerError) {
         self.config = config
+        self.configuredChainID = config.chainID
+        if let parameters = stored.parameters { self.config.parameters = parameters }
         var state = ChainState()
         guard let first = stored.blocks.first, let head = stored.blocks.last else {
             throw .corruptDataDirectory("data directory is inconsistent: it holds no blocks")

@@ -11,9 +11,11 @@ import RLPCoding
 ///   changes; the storage item only when the account has storage)
 /// - `H` ‖ address ‖ be64(block) → account after that block (empty value: account removed)
 /// - `P` ‖ hash → a pool transaction rlp[sender, EIP-2718 transaction]
+/// - `C` → the run-time chain parameters rlp[chain id, gas limit, coinbase], once a developer method changed them
+///   (absent: the configuration's)
 /// - `N` ‖ block hash → be64(number)
 /// - `T` ‖ transaction hash → be64(block number) ‖ be64(index)
-/// - `C` ‖ be64(number) → rlp[burned, supply, [address…]]: the totals after the block and the addresses it changed
+/// - `S` ‖ be64(number) → rlp[burned, supply, [address…]]: the totals after the block and the addresses it changed
 ///   (each has an `H` record at that block)
 ///
 /// The ledger holds only a window of recent blocks with their indexes, totals and history; the rest is read from
@@ -23,16 +25,17 @@ import RLPCoding
 /// any moment reopens at the last committed block (LevelDB batches are all-or-nothing).
 enum LedgerRecords {
     /// 2: transactions as rlp[sender, EIP-2718 encoding], receipts as their consensus encoding.
-    /// 3: the `N`, `T` and `C` records (a version 2 store is upgraded in place when opened).
+    /// 3: the `N`, `T` and `S` records (a version 2 store is upgraded in place when opened).
     static let version: UInt64 = 3
     static let metaKey: [UInt8] = [UInt8(ascii: "M")]
     static let blockTag = UInt8(ascii: "B")
     static let accountTag = UInt8(ascii: "A")
     static let historyTag = UInt8(ascii: "H")
     static let poolTag = UInt8(ascii: "P")
+    static let parametersKey: [UInt8] = [UInt8(ascii: "C")]
     static let blockHashTag = UInt8(ascii: "N")
     static let transactionTag = UInt8(ascii: "T")
-    static let blockChangesTag = UInt8(ascii: "C")
+    static let blockChangesTag = UInt8(ascii: "S")
 
     /// The batch that writes `changes`.
     static func batch(_ changes: LedgerChanges) -> WriteBatch {
@@ -80,8 +83,29 @@ enum LedgerRecords {
                 batch.delete(poolKey(hash))
             }
         }
+        if let parameters = changes.parameters { batch.put(parametersKey, encode(parameters)) }
         batch.put(metaKey, meta(changes.head))
         return batch
+    }
+
+    static func encode(_ parameters: ChainParameters) -> [UInt8] {
+        var e = RLPEncoder()
+        e.appendList { l in
+            l.appendUInt64(parameters.chainID)
+            l.appendUInt64(parameters.gasLimit)
+            l.appendBytes(parameters.coinbase.bytes)
+        }
+        return e.bytes
+    }
+
+    static func decodeParameters(_ bytes: [UInt8]) throws(RLPDecodingError) -> ChainParameters {
+        var r = RLPReader(bytes)
+        var l = try r.readList()
+        let chainID = try l.readUInt64()
+        let gasLimit = try l.readUInt64()
+        let coinbase = try readAddress(try l.readFixedBytes(20), at: l.position)
+        try l.finish()
+        return ChainParameters(chainID: chainID, gasLimit: gasLimit, coinbase: coinbase)
     }
 
     // MARK: Keys

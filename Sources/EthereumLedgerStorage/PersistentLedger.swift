@@ -82,6 +82,42 @@ public struct PersistentLedger: Sendable {
         return try result.get()
     }
 
+    /// Replaces the chain with `fresh` (`anvil_reset`): in a store, every record of the chain is deleted and `fresh`
+    /// written in their place as one synced batch, so a crash leaves either chain whole. Only this chain's records are
+    /// touched (other parts of the store, such as the ICP ledger's, stay). When the write fails nothing changes.
+    public mutating func reset(to fresh: Ledger) throws(LedgerError) {
+        guard let store else {
+            ledger = fresh
+            return
+        }
+        var batch = WriteBatch()
+        do {
+            for tag in [
+                LedgerRecords.blockTag, LedgerRecords.accountTag, LedgerRecords.historyTag, LedgerRecords.poolTag,
+                LedgerRecords.blockHashTag, LedgerRecords.transactionTag, LedgerRecords.blockChangesTag,
+            ] {
+                try store.scan(prefix: [tag]) { key, _ in
+                    batch.delete(key)
+                    return true
+                }
+            }
+        } catch {
+            throw .storageFailure("\(error)")
+        }
+        batch.delete(LedgerRecords.parametersKey)
+        for operation in LedgerRecords.batch(fresh.allChanges).operations {
+            switch operation {
+            case .put(let key, let value): batch.put(key, value)
+            case .delete(let key): batch.delete(key)
+            }
+        }
+        do { try store.write(batch, sync: true) } catch { throw .storageFailure(error.message) }
+        archive?.forgetAll()
+        ledger = fresh
+        ledger.archive = archive
+        ledger.releaseBlocks(keepingRecent: recentBlocks)
+    }
+
     /// Writes the head record with a synced write (clean shutdown); everything else is already written.
     public func flush() throws(LedgerError) {
         guard let store else { return }
@@ -314,11 +350,13 @@ extension LedgerRecords {
             pool.append(tx)
             return true
         }
-        let ledger = try Ledger(
-            config: config,
-            restoring: StoredChain(
-                blocks: blocks, totals: totals, genesisHash: genesisHash, accounts: accounts, history: history,
-                sealed: sealed, pool: pool, burned: burned, supply: supply))
+        var stored = StoredChain(
+            blocks: blocks, totals: totals, genesisHash: genesisHash, accounts: accounts, history: history,
+            sealed: sealed, pool: pool, burned: burned, supply: supply)
+        if let bytes = try store.get(parametersKey) {
+            stored.parameters = try decoding(parametersKey) { () throws in try decodeParameters(bytes) }
+        }
+        let ledger = try Ledger(config: config, restoring: stored)
         let stale = pool.map(\.hash).filter { !ledger.pool.contains($0) }
         return (ledger, stale)
     }

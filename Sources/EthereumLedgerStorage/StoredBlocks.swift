@@ -100,6 +100,16 @@ final class StoredBlocks: BlockArchive {
         }
     }
 
+    /// Drops every cached block and lookup (the chain was replaced).
+    func forgetAll() {
+        cache.withLock { cache in
+            cache.blocks.removeAll()
+            cache.blockNumbers.removeAll()
+            cache.locations.removeAll()
+            cache.history.removeAll()
+        }
+    }
+
     var cachedCount: Int { cache.withLock { $0.blocks.count } }
 
     /// Entries in the hash, location and history caches.

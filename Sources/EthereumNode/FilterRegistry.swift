@@ -137,6 +137,16 @@ struct FilterRegistry: Sendable {
 
     mutating func record(pending hash: [UInt8]) { pending.append(hash) }
 
+    /// The chain started over from genesis (`anvil_reset`): log filters scan the new chain's blocks from block 1 (the
+    /// old chain's logs are not delivered as removed, as in Anvil).
+    mutating func restartChain() {
+        for (id, entry) in filters {
+            guard case .logs = entry.kind else { continue }
+            filters[id]?.cursor = 0
+            filters[id]?.removed = []
+        }
+    }
+
     /// Blocks a reorg removed: every log filter that had scanned them gets their logs back as removed, and scans
     /// their replacements again.
     mutating func record(removed: [Block]) {

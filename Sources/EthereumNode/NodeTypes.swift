@@ -183,4 +183,7 @@ public struct NodeInfo: Sendable, Equatable {
     public var blockTimestamp: UInt64
     public var blockHash: [UInt8]
     public var chainID: UInt64
+    /// The head's base fee and the next block's gas limit (Anvil's `environment`).
+    public var baseFee: UInt256
+    public var gasLimit: UInt64
 }

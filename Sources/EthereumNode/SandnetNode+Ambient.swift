@@ -67,8 +67,7 @@ extension SandnetNode {
             interval = idle
         case .manual: return false
         }
-        let (due, late) = chain.head.header.timestamp.addingReportingOverflow(interval)
-        return !late && chain.nextBlockTimestamp(now: now) >= due
+        return chain.timerBlockDue(interval: interval, now: now)
     }
 
     /// Mines the timer's block: other users' transactions for it (signed with their keys, each with its gas
@@ -96,12 +95,12 @@ extension SandnetNode {
             if timer { guard timerBlockDue(chain, now: now) else { return nil } }
             if let spacing { try chain.setNextTimestamp(chain.head.header.timestamp + spacing) }
             var timestamp = chain.nextBlockTimestamp(now: now)
-            if timer, case .interval(let seconds) = chain.miningMode {
+            if timer, case .interval(let seconds) = chain.miningMode, chain.blockTimestampInterval == nil {
                 timestamp = max(timestamp, chain.head.header.timestamp + seconds)
             }
             let head = ChainHead(
                 number: chain.blockNumber + 1, timestamp: timestamp, baseFee: chain.nextBaseFee,
-                gasLimit: configuration.chain.gasLimit)
+                gasLimit: chain.config.gasLimit)
             let traffic = ambient.withLock { $0.generator }.transactions(for: head)
             guard !traffic.isEmpty else { return (head, [], [:], chain.miningMode) }
             let users = try ambientKeys()
@@ -113,6 +112,7 @@ extension SandnetNode {
         }
         guard let (head, traffic, startNonces, mode) = plan else { return [] }
         let users = traffic.isEmpty ? [] : try ambientKeys()
+        let chainID = self.chainID
         var nonces = startNonces
         var signed: [LedgerTransaction] = []
         var tokenSenders: [(token: TokenDefinition, sender: Address)] = []
@@ -141,7 +141,7 @@ extension SandnetNode {
             }
             let transaction = Transaction.dynamicFee(
                 DynamicFeeTransaction(
-                    chainID: configuration.chain.chainID, nonce: nonce,
+                    chainID: chainID, nonce: nonce,
                     maxPriorityFeePerGas: tx.maxPriorityFeePerGas, maxFeePerGas: tx.maxFeePerGas, gas: gas,
                     to: to, value: value, data: data, accessList: []))
             var ledgerTx = Self.ledgerTransaction(

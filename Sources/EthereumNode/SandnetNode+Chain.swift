@@ -7,7 +7,10 @@ import EthereumTypes
 extension SandnetNode {
     // MARK: Chain
 
-    public var chainID: UInt64 { configuration.chain.chainID }
+    /// The chain id now (``setChainID(_:)`` changes it).
+    public var chainID: UInt64 { ledger.withLock { $0.ledger.config.chainID } }
+    /// The coinbase of the next block (``setCoinbase(_:)`` changes it).
+    public var coinbase: Address { ledger.withLock { $0.ledger.config.coinbase } }
 
     public var blockNumber: UInt64 { withLedger { $0.blockNumber } }
 

@@ -209,7 +209,8 @@ extension SandnetNode {
         withLedger { chain in
             NodeInfo(
                 blockNumber: chain.blockNumber, blockTimestamp: chain.head.header.timestamp, blockHash: chain.head.hash,
-                chainID: chain.config.chainID)
+                chainID: chain.config.chainID, baseFee: chain.head.header.baseFeePerGas,
+                gasLimit: chain.config.gasLimit)
         }
     }
 

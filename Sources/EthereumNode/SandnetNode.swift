@@ -38,6 +38,10 @@ public final class SandnetNode: Sendable {
     let conditionState = Mutex(ConditionState())
     /// Addresses eth_sendTransaction sends from without their keys (``impersonate(_:)``).
     let impersonation: Mutex<Impersonation>
+    /// The chain as created, for `anvil_reset` (``reset()``): its configuration (tokens included) and genesis.
+    let genesis: (config: ChainConfig, accounts: [GenesisAccount])
+    /// `anvil_metadata`'s instance id: new at start and at every ``reset()``.
+    let instance = Mutex(SandnetNode.newInstanceID())
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -102,6 +106,7 @@ public final class SandnetNode: Sendable {
         }
         chainConfig.nativeContracts = NativeContractRegistry(
             tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
+        self.genesis = (chainConfig, genesis)
         var chain: PersistentLedger
         if let store {
             chain = try PersistentLedger.open(config: chainConfig, genesis: genesis, store: store)
@@ -191,8 +196,8 @@ public final class SandnetNode: Sendable {
 
     /// The transaction eth_sendTransaction would send for `request`: the nonce (pending), gas and fees filled in.
     func completed(_ request: TransactionRequest, from: Address) throws -> Transaction {
-        let (nonce, baseFee, tip) = withLedger { chain in
-            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain))
+        let (nonce, baseFee, tip, chainID) = withLedger { chain in
+            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain), chain.config.chainID)
         }
         let gas: UInt64
         if let given = request.gas {
@@ -205,7 +210,7 @@ public final class SandnetNode: Sendable {
         if let gasPrice = request.gasPrice {
             return .legacy(
                 LegacyTransaction(
-                    chainID: configuration.chain.chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: request.to,
+                    chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: request.to,
                     value: request.value, data: request.data))
         } else {
             let priority = request.maxPriorityFeePerGas ?? UInt256.min(tip, request.maxFeePerGas ?? .max)
@@ -215,7 +220,7 @@ public final class SandnetNode: Sendable {
             }
             return .dynamicFee(
                 DynamicFeeTransaction(
-                    chainID: configuration.chain.chainID, nonce: nonce, maxPriorityFeePerGas: priority,
+                    chainID: chainID, nonce: nonce, maxPriorityFeePerGas: priority,
                     maxFeePerGas: maxFee, gas: gas, to: request.to, value: request.value, data: request.data,
                     accessList: request.accessList))
         }

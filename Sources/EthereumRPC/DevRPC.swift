@@ -117,13 +117,28 @@ enum DevRPC {
         }
         registerImpersonation(node, into: &d)
         registerPoolAndQueries(node, into: &d)
+        registerChainControls(node, into: &d)
         d.registerParameterless("anvil_nodeInfo") {
             let info = node.nodeInfo
+            // Anvil's NodeInfo (alloy `rpc-types-anvil`): the timestamp and chain id as JSON numbers, the fees as
+            // quantities; Sandnet runs Osaka rules from genesis, orders by fees and never forks.
             return .object([
                 ("currentBlockNumber", Format.q(info.blockNumber)),
-                ("currentBlockTimestamp", Format.q(info.blockTimestamp)),
+                ("currentBlockTimestamp", .number(String(info.blockTimestamp))),
                 ("currentBlockHash", Format.data(info.blockHash)),
-                ("chainId", Format.q(info.chainID)),
+                ("hardFork", .string("osaka")),
+                ("transactionOrder", .string("fees")),
+                (
+                    "environment",
+                    .object([
+                        ("baseFee", Format.q(info.baseFee)), ("chainId", .number(String(info.chainID))),
+                        ("gasLimit", Format.q(info.gasLimit)), ("gasPrice", Format.q(node.gasPrice)),
+                    ])
+                ),
+                (
+                    "forkConfig",
+                    .object([("forkUrl", .null), ("forkBlockNumber", .null), ("forkRetryBackoff", .null)])
+                ),
                 ("network", .string("sandnet")),
             ])
         }
@@ -185,6 +200,81 @@ enum DevRPC {
         d.register(["anvil_setLoggingEnabled", "hardhat_setLoggingEnabled"]) { p in
             try p.atMost(1)
             _ = try p.required(0, Arg.bool)
+            return .null
+        }
+    }
+
+    /// Chain parameters, timestamp rules, rollback, metadata and reset, under Anvil's names and aliases (Anvil's
+    /// `crates/anvil/core/src/eth/mod.rs`) with Anvil's answers.
+    static func registerChainControls(_ node: SandnetNode, into d: inout RPCDispatcher) {
+        d.register(["anvil_setCoinbase", "hardhat_setCoinbase"]) { p in
+            try p.atMost(1)
+            node.setCoinbase(try p.required(0, Arg.address))
+            return .null
+        }
+        d.register(["anvil_setBlockGasLimit", "evm_setBlockGasLimit"]) { p in
+            try p.atMost(1)
+            try node.setBlockGasLimit(try p.required(0, Arg.number))
+            return .bool(true)
+        }
+        d.register("anvil_setChainId") { p in
+            try p.atMost(1)
+            try node.setChainID(try p.required(0, Arg.number))
+            return .null
+        }
+        // Anvil (for Ganache) reads a value above 10^12 as milliseconds; its answer is a JSON number.
+        d.register(["anvil_setTime", "evm_setTime"]) { p in
+            try p.atMost(1)
+            let raw = try p.required(0, Arg.number)
+            return .number(String(try node.setTime(raw > 1_000_000_000_000 ? raw / 1_000 : raw)))
+        }
+        d.register("anvil_setBlockTimestampInterval") { p in
+            try p.atMost(1)
+            try node.setBlockTimestampInterval(try p.required(0, Arg.number))
+            return .null
+        }
+        d.registerParameterless("anvil_removeBlockTimestampInterval") { .bool(node.removeBlockTimestampInterval()) }
+        d.register("anvil_rollback") { p in
+            try p.atMost(1)
+            try node.rollback(depth: try p.optional(0, Arg.number))
+            return .null
+        }
+        d.registerParameterless("anvil_metadata", "hardhat_metadata") {
+            let m = node.metadata
+            return .object([
+                ("clientVersion", .string(m.clientVersion)),
+                ("chainId", .number(String(m.chainID))),
+                ("instanceId", Format.data(m.instanceID)),
+                ("latestBlockNumber", .number(String(m.latestBlockNumber))),
+                ("latestBlockHash", Format.data(m.latestBlockHash)),
+                ("forkedNetwork", .null),
+                (
+                    "snapshots",
+                    .object(
+                        m.snapshots.map { s in
+                            let head: JSON = .array([.number(String(s.blockNumber)), Format.data(s.blockHash)])
+                            return ("0x" + String(s.id, radix: 16), head)
+                        })
+                ),
+            ])
+        }
+        // Sandnet does not fork: a `forking` argument (or Anvil's untagged form, a `jsonRpcUrl`) is refused.
+        d.register(["anvil_reset", "hardhat_reset"]) { p in
+            try p.atMost(1)
+            if let options = p[0], !options.isNull {
+                guard case .object(let fields) = options else {
+                    throw RPCError.invalidParams("invalid argument 0: expected an object with `forking`")
+                }
+                let forking = fields.contains { key, value in
+                    !value.isNull && (key == "forking" || key == "jsonRpcUrl" || key == "blockNumber")
+                }
+                if forking {
+                    throw RPCError.invalidParams(
+                        "anvil_reset cannot fork: Sandnet does not fork another chain (call it without `forking` to "
+                            + "start over from genesis)")
+                }
+            }
+            try node.reset()
             return .null
         }
     }

@@ -9,12 +9,11 @@ import JSONRPC
 /// The `eth` namespace: arguments converted with geth's texts, the node's typed API called, results shaped.
 enum EthRPC {
     static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
-        let chainID = node.chainID
-        d.registerParameterless("eth_chainId") { Format.q(chainID) }
+        d.registerParameterless("eth_chainId") { Format.q(node.chainID) }
         d.registerParameterless("eth_syncing") { .bool(false) }
         d.registerParameterless("eth_mining") { .bool(node.isMining) }
         d.registerParameterless("eth_hashrate") { Format.q(UInt64(0)) }
-        d.registerParameterless("eth_coinbase") { Format.address(node.configuration.chain.coinbase) }
+        d.registerParameterless("eth_coinbase") { Format.address(node.coinbase) }
         d.registerParameterless("eth_accounts") { .array(node.devAccounts.map { Format.address($0.address) }) }
         d.registerParameterless("eth_blockNumber") { Format.q(node.blockNumber) }
         d.registerParameterless("eth_gasPrice") { Format.q(node.gasPrice) }

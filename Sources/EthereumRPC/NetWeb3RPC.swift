@@ -12,7 +12,7 @@ enum NetWeb3RPC {
             try p.atMost(1)
             return Format.data(Keccak256.hash(try p.required(0, Arg.data)))
         }
-        d.registerParameterless("net_version") { .string(String(configuration.chain.chainID)) }
+        d.registerParameterless("net_version") { .string(String(node.chainID)) }
         d.registerParameterless("net_listening") { .bool(true) }
         d.registerParameterless("net_peerCount") { Format.q(UInt64(0)) }
     }

@@ -389,7 +389,7 @@ struct Observed: Equatable {
             return n
         }
         var batch = WriteBatch()
-        for tag: Unicode.Scalar in ["N", "T", "C"] {
+        for tag: Unicode.Scalar in ["N", "T", "S"] {
             try store.scan(prefix: [UInt8(ascii: tag)]) { key, _ in
                 batch.delete(key)
                 return true
@@ -408,7 +408,7 @@ struct Observed: Equatable {
         #expect(try store.get([UInt8(ascii: "M")])?[at] == 3)
         #expect(try count("N") == 31)
         #expect(try count("T") == 30)
-        #expect(try count("C") == 31)
+        #expect(try count("S") == 31)
         #expect(owner.ledger.indexedFrom == 26)
         #expect(owner.ledger.transaction(transactions[1].hash)?.1 == TransactionLocation(blockNumber: 2, index: 0))
         #expect(owner.ledger.block(hash: hashes[2])?.number == 3)
