@@ -522,6 +522,9 @@ public struct Ledger: Sendable {
         let candidates = state.pool.executable(baseFee: baseFee) { account($0).nonce }
         var included: [LedgerTransaction] = []
         var receipts: [Receipt] = []
+        // Reserved: growing these arrays of ~300-byte values by doubling copied them about twice per block.
+        included.reserveCapacity(candidates.count)
+        receipts.reserveCapacity(candidates.count)
         var gasUsed: UInt64 = 0
         var skippedSenders: Set<Address> = []
         for tx in candidates {

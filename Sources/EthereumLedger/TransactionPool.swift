@@ -66,41 +66,47 @@ public struct TransactionPool: Sendable {
         return bySender[sender]?[nonce]?.transaction.exactCost
     }
 
-    /// The one place slots change.
-    mutating func setSlot(_ sender: Address, _ nonce: UInt64, _ entry: Entry?) {
-        let old = bySender[sender]?[nonce]
-        if old == nil && entry == nil { return }
+    /// The one place slots change; returns the entry the slot held. The sender's slots are found with one hash of
+    /// the address and then changed through their index (a transfer's insert and removal used to hash it ~8 times).
+    @discardableResult
+    mutating func setSlot(_ sender: Address, _ nonce: UInt64, _ entry: Entry?) -> Entry? {
+        let senderIndex = bySender.index(forKey: sender)
+        let old = senderIndex.flatMap { bySender.values[$0][nonce] }
+        if old == nil && entry == nil { return nil }
         if let old {
             locations[TransactionHashKey(old.transaction.hash)] = nil
             byteCount -= old.transaction.encoding.count
         }
         if let entry {
             byteCount += entry.transaction.encoding.count
-            bySender[sender, default: [:]][nonce] = entry
+            if let senderIndex {
+                bySender.values[senderIndex][nonce] = entry
+            } else {
+                bySender[sender] = [nonce: entry]
+            }
             locations[TransactionHashKey(entry.transaction.hash)] = (sender, nonce)
-        } else if old != nil {
-            bySender[sender]?[nonce] = nil
-            if bySender[sender]?.isEmpty == true { bySender[sender] = nil }
+        } else if let senderIndex {
+            if bySender.values[senderIndex].count == 1 {
+                bySender.remove(at: senderIndex)
+            } else {
+                bySender.values[senderIndex][nonce] = nil
+            }
         }
         log.append(SlotChange(sender: sender, nonce: nonce, old: old, new: entry))
+        return old
     }
 
     /// Inserts (or replaces) a validated transaction; returns the replaced transaction's hash.
     @discardableResult
     mutating func insert(_ tx: LedgerTransaction) -> [UInt8]? {
         arrivals += 1
-        let replaced = bySender[tx.sender]?[tx.nonce]?.transaction.hash
-        setSlot(tx.sender, tx.nonce, Entry(transaction: tx, arrival: arrivals))
-        return replaced
+        return setSlot(tx.sender, tx.nonce, Entry(transaction: tx, arrival: arrivals))?.transaction.hash
     }
 
     @discardableResult
     mutating func remove(_ hash: [UInt8]) -> LedgerTransaction? {
-        guard let loc = locations[TransactionHashKey(hash)], let entry = bySender[loc.sender]?[loc.nonce] else {
-            return nil
-        }
-        setSlot(loc.sender, loc.nonce, nil)
-        return entry.transaction
+        guard let loc = locations[TransactionHashKey(hash)] else { return nil }
+        return setSlot(loc.sender, loc.nonce, nil)?.transaction
     }
 
     /// Drops the sender's transactions with nonces below `accountNonce` (included or made stale).
