@@ -2,7 +2,7 @@
 // Sandnet: a local proving ground for wallet developers. See README.md.
 //
 // Layers (dependencies point one way, top to bottom; README "Package layout" describes the same):
-//   C system libraries  CSecp256k1, COpenSSL, CLevelDB                        (module maps only)
+//   C system libraries  CSecp256k1, COpenSSL, CLevelDB, CMalloc (glibc's mallopt, for the CLI)  (module maps only)
 //   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
@@ -69,6 +69,7 @@ let package = Package(
         .systemLibrary(
             name: "CLevelDB",
             providers: [.apt(["libleveldb-dev"]), .brew(["leveldb"])]),
+        .systemLibrary(name: "CMalloc"),
 
         // MARK: Codecs (stdlib only)
         .target(name: "ByteCoding"),
@@ -212,7 +213,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic",
+                "ProviderFaults", "AmbientTraffic", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

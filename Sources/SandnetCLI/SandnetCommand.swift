@@ -13,6 +13,12 @@ struct SandnetCommand: AsyncParsableCommand {
             FaucetCommand.self, TokenCommand.self, CandidCommand.self, ICPCommand.self, ScenarioCommand.self, CrashWriterCommand.self,
         ]
     )
+
+    /// Sets up the allocator (``Allocator``) before any other thread allocates, then runs the command.
+    static func main() async {
+        Allocator.configure()
+        await main(nil)
+    }
 }
 
 enum SandnetVersion {
