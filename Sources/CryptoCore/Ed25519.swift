@@ -16,18 +16,33 @@ public enum Ed25519 {
 
     /// The 64-byte signature of `message` (Ed25519 hashes the message itself).
     public static func sign(_ message: [UInt8], privateKey: [UInt8]) throws(OpenSSLError) -> [UInt8] {
-        let key = try PrivateKey(privateKey)
-        guard let context = EVP_MD_CTX_new() else { throw OpenSSLError.drain("EVP_MD_CTX_new") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, nil, nil, key.pointer) == 1 else {
-            throw OpenSSLError.drain("EVP_DigestSignInit")
+        try SigningKey(privateKey).sign(message)
+    }
+
+    /// A private key imported into OpenSSL once, for signing many messages (a replica's node key signs every
+    /// query response). Importing a raw Ed25519 key derives its public key, a scalar multiplication that costs
+    /// as much as the signature itself; ``Ed25519/sign(_:privateKey:)`` pays it on every call.
+    public struct SigningKey: Sendable {
+        let key: PrivateKey
+
+        /// Imports a 32-byte private key (seed).
+        public init(_ privateKey: [UInt8]) throws(OpenSSLError) { key = try PrivateKey(privateKey) }
+
+        /// The 64-byte signature of `message` (Ed25519 hashes the message itself). Safe to call from many
+        /// threads at once: each call has a signing context of its own over the shared, never-modified key.
+        public func sign(_ message: [UInt8]) throws(OpenSSLError) -> [UInt8] {
+            guard let context = EVP_MD_CTX_new() else { throw OpenSSLError.drain("EVP_MD_CTX_new") }
+            defer { EVP_MD_CTX_free(context) }
+            guard EVP_DigestSignInit(context, nil, nil, nil, key.pointer) == 1 else {
+                throw OpenSSLError.drain("EVP_DigestSignInit")
+            }
+            var signature = [UInt8](repeating: 0, count: 64)
+            var length = 64
+            guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1, length == 64 else {
+                throw OpenSSLError.drain("EVP_DigestSign")
+            }
+            return signature
         }
-        var signature = [UInt8](repeating: 0, count: 64)
-        var length = 64
-        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1, length == 64 else {
-            throw OpenSSLError.drain("EVP_DigestSign")
-        }
-        return signature
     }
 
     /// True if `signature` (64 bytes) is `publicKey`'s (32 bytes) signature of `message`.
@@ -51,7 +66,10 @@ public enum Ed25519 {
     }
 
     /// Owns one `EVP_PKEY` holding a raw Ed25519 private key.
-    final class PrivateKey {
+    ///
+    /// `@unchecked Sendable`: the key is never modified after `init`; OpenSSL 3 lets threads sign with one
+    /// `EVP_PKEY` concurrently (each `EVP_DigestSignInit` takes a reference of its own, counted atomically).
+    final class PrivateKey: @unchecked Sendable {
         let pointer: OpaquePointer
 
         init(_ privateKey: [UInt8]) throws(OpenSSLError) {

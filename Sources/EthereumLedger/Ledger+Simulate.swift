@@ -213,6 +213,10 @@ extension Ledger {
         let baseFee = spec.baseFee ?? (validation ? nextBaseFee : .zero)
         let gasLimit = spec.gasLimit ?? parent.header.gasLimit
         let coinbase = spec.feeRecipient ?? config.coinbase
+        // The block's fee recipient receives its calls' tips (this is the simulation's copy of the ledger).
+        let chainCoinbase = config.coinbase
+        config.coinbase = coinbase
+        defer { config.coinbase = chainCoinbase }
         let environment = BlockEnvironment(
             number: spec.number, timestamp: spec.timestamp, baseFee: baseFee, chainID: config.chainID,
             coinbase: coinbase, gasLimit: gasLimit)

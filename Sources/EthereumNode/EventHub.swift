@@ -14,6 +14,9 @@ public final class EventHub: Sendable {
     private let subscribers = Mutex<[UInt64: AsyncStream<NodeEvent>.Continuation]>([:])
     private let handlers = Mutex<[UInt64: @Sendable (NodeEvent) -> Void]>([:])
     private let nextID = Atomic<UInt64>(1)
+    /// Subscribers and handlers registered: ``publish(_:)`` returns at once when there are none (a node under
+    /// eth_sendRawTransaction load with no WebSocket subscriber takes no lock per transaction here).
+    private let registered = Atomic<Int>(0)
 
     public init() {}
 
@@ -22,9 +25,11 @@ public final class EventHub: Sendable {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         let (stream, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            guard let self, self.subscribers.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
+            self.registered.subtract(1, ordering: .releasing)
         }
         subscribers.withLock { $0[id] = continuation }
+        registered.add(1, ordering: .releasing)
         return stream
     }
 
@@ -35,10 +40,15 @@ public final class EventHub: Sendable {
     public func subscribe(handler: @escaping @Sendable (NodeEvent) -> Void) -> EventSubscription {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         handlers.withLock { $0[id] = handler }
-        return EventSubscription { [weak self] in _ = self?.handlers.withLock { $0.removeValue(forKey: id) } }
+        registered.add(1, ordering: .releasing)
+        return EventSubscription { [weak self] in
+            guard let self, self.handlers.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
+            self.registered.subtract(1, ordering: .releasing)
+        }
     }
 
     public func publish(_ event: NodeEvent) {
+        guard registered.load(ordering: .acquiring) > 0 else { return }
         let targets = subscribers.withLock { Array($0.values) }
         for continuation in targets { continuation.yield(event) }
         let callbacks = handlers.withLock { Array($0.values) }

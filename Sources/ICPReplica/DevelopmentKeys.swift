@@ -10,6 +10,8 @@ import ICPIdentity
 public struct DevelopmentKeys: Sendable {
     let secret: [UInt8]
     let nodePrivateKey: [UInt8]
+    /// `nodePrivateKey` imported into OpenSSL once: every query response is signed with it.
+    let nodeSigningKey: Ed25519.SigningKey
     public let nodePublicKey: DERPublicKey
     public let rootKey: [UInt8]
 
@@ -28,6 +30,7 @@ public struct DevelopmentKeys: Sendable {
         nodePrivateKey = Digest.sha256.hash([0x02] + seed)
         do {
             nodePublicKey = try DERPublicKey(ed25519: Ed25519.publicKey(of: nodePrivateKey))
+            nodeSigningKey = try Ed25519.SigningKey(nodePrivateKey)
         } catch {
             preconditionFailure("a SHA-256 digest is a valid Ed25519 seed: \(error)")
         }
@@ -51,7 +54,7 @@ public struct DevelopmentKeys: Sendable {
 
     /// The node's Ed25519 signature of a query response: over `"\x0Bic-response" ‖ hash_of_map(response)`.
     func signResponse(_ responseHash: [UInt8]) -> [UInt8] {
-        do { return try Ed25519.sign(Self.responseDomain + responseHash, privateKey: nodePrivateKey) } catch {
+        do { return try nodeSigningKey.sign(Self.responseDomain + responseHash) } catch {
             preconditionFailure("signing with a valid Ed25519 key cannot fail: \(error)")
         }
     }

@@ -30,6 +30,10 @@ import Testing
         #expect(Hex.encode(try Ed25519.publicKey(of: secretBytes)) == publicKey)
         let signed = try Ed25519.sign(messageBytes, privateKey: secretBytes)
         #expect(Hex.encode(signed) == signature)
+        // The key imported once signs the same (Ed25519 is deterministic), again and again.
+        let key = try Ed25519.SigningKey(secretBytes)
+        #expect(Hex.encode(try key.sign(messageBytes)) == signature)
+        #expect(Hex.encode(try key.sign(messageBytes)) == signature)
         #expect(Ed25519.verify(signed, message: messageBytes, publicKey: try Hex.decode(publicKey)))
         var tampered = signed
         tampered[0] ^= 1
@@ -37,8 +41,24 @@ import Testing
         #expect(!Ed25519.verify(signed, message: messageBytes + [0], publicKey: try Hex.decode(publicKey)))
     }
 
+    /// One imported key shared by concurrent signers (a replica signs query responses on many threads).
+    @Test func oneSigningKeySignsConcurrently() async throws {
+        let secret = try Hex.decode("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb")
+        let key = try Ed25519.SigningKey(secret)
+        let signatures = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<64 { group.addTask { Hex.encode(try key.sign([0x72])) } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(
+            signatures == [
+                "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
+                    + "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
+            ])
+    }
+
     @Test func wrongLengthsAreRefused() {
         #expect(throws: OpenSSLError.self) { try Ed25519.publicKey(of: [1, 2, 3]) }
+        #expect(throws: OpenSSLError.self) { try Ed25519.SigningKey([1, 2, 3]) }
         #expect(
             !Ed25519.verify([UInt8](repeating: 0, count: 63), message: [], publicKey: [UInt8](repeating: 0, count: 32)))
         #expect(!Ed25519.verify([UInt8](repeating: 0, count: 64), message: [], publicKey: [1]))

@@ -4,6 +4,7 @@ import EthereumNode
 import EthereumTransactions
 import EthereumTypes
 import JSONCoding
+import KeccakHashing
 import JSONRPC
 import NativeContracts
 import Testing
@@ -91,6 +92,36 @@ import Testing
         #expect(blocks[2].calls[0].failure == nil)
         // The override is gone after the simulation.
         #expect(try node.balance(of: Self.stranger) == .zero)
+    }
+
+    /// A `feeRecipient` override receives the tips of its block's calls; the next block without one pays the
+    /// chain's coinbase again.
+    @Test func feeRecipientReceivesTheTips() throws {
+        let (node, _) = try makeNode()
+        let dev0 = node.devAccounts[0].address
+        let recipient = Address(Array(repeating: 0xfe, count: 20))!
+        var overrides = SimulationRequest.BlockOverrides()
+        overrides.feeRecipient = recipient
+        var paying = Self.transfer(dev0, Self.stranger, 1)
+        paying.maxFeePerGas = UInt256(10_000_000_000)
+        paying.maxPriorityFeePerGas = UInt256(3)
+        // The second block asks Multicall3's getEthBalance(recipient): what the first block's tips left there.
+        let multicall = try Address(parsing: "0xcA11bde05977b3631167028862bE2a173976CA11")
+        let selector = Array(Keccak256.hash(utf8: "getEthBalance(address)")[0..<4])
+        let balanceCall = TransactionRequest(
+            from: dev0, to: multicall, data: selector + [UInt8](repeating: 0, count: 12) + recipient.bytes)
+        let blocks = try node.simulate(
+            SimulationRequest(
+                blocks: [
+                    .init(overrides: overrides, calls: [paying]),
+                    .init(calls: [balanceCall]),
+                ],
+                validation: false))
+        #expect(blocks[0].block.header.coinbase == recipient)
+        #expect(blocks[1].block.header.coinbase == node.coinbase)
+        // 21,000 gas at a tip of 3 wei went to the override.
+        #expect(blocks[1].calls[0].failure == nil)
+        #expect(blocks[1].calls[0].returnData == UInt256(63_000).bigEndianBytes)
     }
 
     /// Native token calls run; a revert is the call's error, not the request's.
