@@ -128,13 +128,15 @@ public struct Ledger: Sendable {
             supply = supply + g.balance
         }
         supply = supply + Self.nativeGenesis(config.nativeContracts, into: &state.accounts)
-        var leaves: [(key: [UInt8], value: [UInt8])] = []
+        var leaves: [(key: TrieKey, source: Account)] = []
         leaves.reserveCapacity(state.accounts.count)
         for (address, account) in state.accounts {
-            leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
+            if account.isInStateTrie { leaves.append((TrieKey(hashing: address.bytes), account)) }
             state.history[address] = [HistoryEntry(block: 0, account: account)]
         }
-        state.stateTrie = PatriciaTrie(entries: leaves)
+        leaves.sort { $0.key < $1.key }
+        state.stateTrie = PatriciaTrie(
+            sortedCount: leaves.count, key: { leaves[$0].key }, value: { leaves[$0].source.stateEncoding })
         var header = BlockHeader(
             parentHash: [UInt8](repeating: 0, count: 32), coinbase: config.coinbase,
             stateRoot: state.stateTrie.rootHash, transactionsRoot: PatriciaTrie.emptyRoot,

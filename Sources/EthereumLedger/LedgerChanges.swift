@@ -189,16 +189,28 @@ extension Ledger {
         state.dirty = Set(stored.sealed.keys)
         // The committed state root is the head's: the trie holds the sealed state (accounts, except dev changes
         // made after the head, which hold their sealed value in `sealed`).
-        var leaves: [(key: [UInt8], value: [UInt8])] = []
+        // Keys inline and each leaf's value encoded as its leaf is made, from the account looked up again then: no
+        // key or value array per account is held while the trie is built.
+        var leaves: [(key: TrieKey, source: Address)] = []
         leaves.reserveCapacity(stored.accounts.count + stored.sealed.count)
+        let noneSealed = stored.sealed.isEmpty
         for (address, account) in stored.accounts
-        where stored.sealed.index(forKey: address) == nil && account.isInStateTrie {
-            leaves.append((Keccak256.hash(address.bytes), account.stateEncoding))
+        where (noneSealed || stored.sealed.index(forKey: address) == nil) && account.isInStateTrie {
+            leaves.append((TrieKey(hashing: address.bytes), address))
         }
         for (address, sealed) in stored.sealed {
-            if let sealed, sealed.isInStateTrie { leaves.append((Keccak256.hash(address.bytes), sealed.stateEncoding)) }
+            if let sealed, sealed.isInStateTrie { leaves.append((TrieKey(hashing: address.bytes), address)) }
         }
-        state.stateTrie = PatriciaTrie(entries: leaves)
+        leaves.sort { $0.key < $1.key }
+        state.stateTrie = PatriciaTrie(
+            sortedCount: leaves.count, key: { leaves[$0].key },
+            value: { i in
+                let address = leaves[i].source
+                let account = noneSealed ? stored.accounts[address] : stored.sealed[address] ?? stored.accounts[address]
+                guard let account else { preconditionFailure("a leaf's account is in the state read back") }
+                return account.stateEncoding
+            })
+        leaves = []
         guard state.stateTrie.rootHash == head.header.stateRoot else {
             throw .corruptDataDirectory("data directory is inconsistent: state root does not match the head block")
         }

@@ -55,8 +55,9 @@ public struct PatriciaTrie: Sendable {
         var offset = 0
         while let current = node {
             switch current.kind {
-            case .leaf(let rest, let value):
-                return path.matches(rest, at: offset) && offset + rest.count == path.count ? value : nil
+            case .leaf(let encoding):
+                let leaf = LeafEncoding(encoding)
+                return leaf.pathEquals(path.all[offset...]) ? leaf.value : nil
             case .extension(let prefix, let child):
                 guard path.matches(prefix, at: offset) else { return nil }
                 offset += prefix.count
@@ -114,6 +115,24 @@ public struct PatriciaTrie: Sendable {
 
     /// Removes `key`.
     public mutating func remove(_ key: [UInt8]) { set(key, []) }
+
+    /// How many nodes of each kind the trie holds (a walk over every node: for measurements and tests).
+    public var nodeCounts: (leaves: Int, extensions: Int, branches: Int) {
+        var counts = (leaves: 0, extensions: 0, branches: 0)
+        var stack: [TrieNode] = root.map { [$0] } ?? []
+        while let node = stack.popLast() {
+            switch node.kind {
+            case .leaf: counts.leaves += 1
+            case .extension(_, let child):
+                counts.extensions += 1
+                stack.append(child)
+            case .branch(let children, _):
+                counts.branches += 1
+                for child in children { if let child { stack.append(child) } }
+            }
+        }
+        return counts
+    }
 }
 
 /// Nibbles of a key, high nibble first.
@@ -144,7 +163,9 @@ struct Nibbles {
 /// function of `kind`, reset on every change, and all access is serialised by the ledger's single owner.
 final class TrieNode: @unchecked Sendable {
     enum Kind {
-        case leaf(path: [UInt8], value: [UInt8])
+        /// rlp([hex-prefix(path, leaf), value]): the leaf's own encoding is all it holds (one heap block per leaf,
+        /// instead of a path array and a value array; read through ``LeafEncoding``).
+        case leaf(encoding: [UInt8])
         case `extension`(path: [UInt8], child: TrieNode)
         case branch(children: [TrieNode?], value: [UInt8]?)
     }
@@ -160,19 +181,14 @@ final class TrieNode: @unchecked Sendable {
     init(_ kind: Kind) { self.kind = kind }
 
     static func leaf(_ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
-        TrieNode(.leaf(path: Array(path), value: value))
+        TrieNode(.leaf(encoding: LeafEncoding.encode(path: path, value: value)))
     }
 
     /// rlp(node), from the children's cached references.
     var encoding: [UInt8] {
         switch kind {
-        case .leaf(let path, let value):
-            var encoder = RLPEncoder(capacity: path.count / 2 + value.count + 8)
-            encoder.appendList { list in
-                list.appendBytes(Self.hexPrefix(path, leaf: true))
-                list.appendBytes(value)
-            }
-            return encoder.bytes
+        case .leaf(let encoding):
+            return encoding
         case .extension(let path, let child):
             var encoder = RLPEncoder(capacity: path.count / 2 + 40)
             encoder.appendList { list in
@@ -221,7 +237,8 @@ final class TrieNode: @unchecked Sendable {
         let first = entries[entries.startIndex]
         let firstLength = first.key.count * 2
         if entries.count == 1 {
-            return TrieNode(.leaf(path: nibbles(first.key, depth..<firstLength), value: first.value))
+            let path = (depth..<firstLength).lazy.map { nibble(first.key, $0) }
+            return TrieNode(.leaf(encoding: LeafEncoding.encode(path: path, value: first.value)))
         }
         // For sorted keys the first and the last bound the common prefix.
         let last = entries[entries.endIndex - 1]
@@ -309,7 +326,7 @@ final class TrieNode: @unchecked Sendable {
             }
             if unique {
                 // Drop the enum's reference to the children so the array and the child are unique too.
-                node.kind = .leaf(path: [], value: [])
+                node.kind = .leaf(encoding: [])
                 insert(&children[Int(first)], path.dropFirst(), value)
                 node.kind = .branch(children: children, value: branchValue)
                 node.invalidate()
@@ -321,7 +338,7 @@ final class TrieNode: @unchecked Sendable {
             let common = commonPrefixLength(prefix[...], path)
             if common == prefix.count {
                 var childSlot: TrieNode? = child
-                if unique { node.kind = .leaf(path: [], value: []) }
+                if unique { node.kind = .leaf(encoding: []) }
                 insert(&childSlot, path.dropFirst(common), value)
                 if unique {
                     node.kind = .extension(path: prefix, child: childSlot!)
@@ -341,8 +358,11 @@ final class TrieNode: @unchecked Sendable {
     /// shared prefix).
     static func split(_ node: TrieNode, _ path: ArraySlice<UInt8>, _ value: [UInt8]) -> TrieNode {
         switch node.kind {
-        case .leaf(let leafPath, let leafValue):
-            if leafPath.elementsEqual(path) { return leaf(path, value) }
+        case .leaf(let encoding):
+            let stored = LeafEncoding(encoding)
+            if stored.pathEquals(path) { return leaf(path, value) }
+            let leafPath = stored.path
+            let leafValue = stored.value
             let common = commonPrefixLength(leafPath[...], path)
             var children = emptyChildren()
             var branchValue: [UInt8]?
@@ -382,8 +402,8 @@ final class TrieNode: @unchecked Sendable {
     static func delete(_ node: TrieNode?, _ path: ArraySlice<UInt8>) -> TrieNode? {
         guard let node else { return nil }
         switch node.kind {
-        case .leaf(let leafPath, _):
-            return leafPath.elementsEqual(path) ? nil : node
+        case .leaf(let encoding):
+            return LeafEncoding(encoding).pathEquals(path) ? nil : node
         case .extension(let prefix, let child):
             guard path.starts(with: prefix) else { return node }
             let newChild = delete(child, path.dropFirst(prefix.count))
@@ -403,7 +423,7 @@ final class TrieNode: @unchecked Sendable {
             let live = children.indices.filter { children[$0] != nil }
             if live.isEmpty {
                 guard let branchValue else { return nil }
-                return TrieNode(.leaf(path: [], value: branchValue))
+                return leaf([], branchValue)
             }
             if live.count == 1 && branchValue == nil {
                 let index = live[0]
@@ -417,7 +437,9 @@ final class TrieNode: @unchecked Sendable {
     static func prepend(_ prefix: [UInt8], to node: TrieNode) -> TrieNode {
         if prefix.isEmpty { return node }
         switch node.kind {
-        case .leaf(let path, let value): return TrieNode(.leaf(path: prefix + path, value: value))
+        case .leaf(let encoding):
+            let stored = LeafEncoding(encoding)
+            return leaf((prefix + stored.path)[...], stored.value)
         case .extension(let path, let child): return TrieNode(.extension(path: prefix + path, child: child))
         case .branch: return TrieNode(.extension(path: prefix, child: node))
         }
