@@ -17,6 +17,8 @@ let package = Package(
         // The project's own plain-C Keccak-256 (FIPS 202, lanes in locals): the reference the Swift keccak is measured
         // against.
         .target(name: "BenchCKeccak", path: "Sources/BenchCKeccak", cSettings: [.unsafeFlags(["-O3"])]),
+        // glibc's mallinfo2 (malloc.h is not part of the Glibc module): the live heap, for `LedgerProfile accounts`.
+        .systemLibrary(name: "BenchCMalloc", path: "Sources/BenchCMalloc"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
@@ -80,6 +82,7 @@ let package = Package(
                 .product(name: "SandnetCodecs", package: "Sandnet"),
                 .product(name: "SandnetLedger", package: "Sandnet"),
                 .product(name: "SandnetLevelDB", package: "Sandnet"),
+                "BenchCMalloc",
             ],
             path: "Sources/LedgerProfile"
         ),

@@ -5,6 +5,8 @@
 //   LedgerProfile apply N        submit 10,000 pre-verified transfers and mine them, N times
 //   LedgerProfile create DIR     write 1,000,000 funded genesis accounts to a LevelDB store at DIR
 //   LedgerProfile reopen DIR     reopen it; prints the wall time and the process's peak RSS
+//   LedgerProfile accounts N     live heap per account (glibc mallinfo2): the ledger as the node runs it, N new
+//                                recipients through transfers in blocks, and each account structure alone
 //   LedgerProfile revert DIR     a 10,000-block chain in a LevelDB store at DIR (one transfer per block), then
 //                                100 × (evm_snapshot, one block with a transfer, evm_revert): the revert's cost
 import EthereumLedger
@@ -67,7 +69,7 @@ func millionAccounts() -> [GenesisAccount] {
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
     FileHandle.standardError.write(
-        "usage: LedgerProfile build|apply N | create|reopen|revert DIR\n".data(using: .utf8)!)
+        "usage: LedgerProfile build|apply|accounts N | create|reopen|revert DIR\n".data(using: .utf8)!)
     exit(2)
 }
 let clock = ContinuousClock()
@@ -90,6 +92,8 @@ case "build", "apply":
     print(
         "\(arguments[1]) 10,000 transfers: \(rounds) rounds, CPU min \(cpu.min()!) median \(cpu.sorted()[rounds / 2]), wall min \(wall.min()!)"
     )
+case "accounts":
+    try accountMemory(Int(arguments[2]) ?? 10_000)
 case "create":
     _ = try PersistentLedger.open(
         config: ChainConfig(), genesis: millionAccounts(), store: LevelDBStore(path: arguments[2]))
