@@ -219,7 +219,9 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Conformance"], path: "Tests/TestSupport"),
-        .testTarget(name: "CodecTests", dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes"]),
+        .testTarget(
+            name: "CodecTests",
+            dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "SeededRandom"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),

@@ -107,13 +107,19 @@ public struct Address: Hashable, Sendable, Comparable, CustomStringConvertible {
         } else {
             return nil
         }
-        self.init(unchecked: Keccak256.hash(xy)[12...])
+        // Bytes 12–31 of the digest, read from the inline digest (no array for the hash).
+        self = Keccak256.digest(xy).withUnsafeBytes { hash in
+            Address(
+                high: UInt64(bigEndian: hash.loadUnaligned(fromByteOffset: 12, as: UInt64.self)),
+                middle: UInt64(bigEndian: hash.loadUnaligned(fromByteOffset: 20, as: UInt64.self)),
+                low: UInt32(bigEndian: hash.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+        }
     }
 
     /// The EIP-55 mixed-case checksum form, with `0x`.
     public var checksummed: String {
         let lower = Array(Hex.encode(bytes).utf8)
-        let hash = Keccak256.hash(lower)
+        let hash = Keccak256.digest(lower)
         var out = [UInt8]()
         out.reserveCapacity(42)
         out.append(UInt8(ascii: "0"))

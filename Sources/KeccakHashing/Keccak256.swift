@@ -30,10 +30,64 @@ public enum Keccak256 {
         }
     }
 
+    /// Hashes `bytes`.
+    /// - Returns: the digest held inline (no allocation); `Array(digest)` equals ``hash(_:)-([UInt8])``.
+    @inlinable
+    public static func digest(_ bytes: [UInt8]) -> Keccak256Digest {
+        bytes.withUnsafeBytes { digest($0) }
+    }
+
+    /// Hashes `bytes`.
+    /// - Returns: the digest held inline (no allocation).
+    @inlinable
+    public static func digest(_ bytes: ArraySlice<UInt8>) -> Keccak256Digest {
+        bytes.withUnsafeBytes { digest($0) }
+    }
+
+    /// Hashes `buffer`.
+    /// - Returns: the digest held inline (no allocation).
+    public static func digest(_ buffer: UnsafeRawBufferPointer) -> Keccak256Digest {
+        if buffer.count < rate { return Keccak256Digest(lanes: singleBlock(buffer)) }
+        var digest = Keccak256Digest(words: (0, 0, 0, 0))
+        withUnsafeMutableBytes(of: &digest.words) { absorb(buffer, into: $0) }
+        return digest
+    }
+
     /// Hashes `buffer` and writes the 32-byte digest to the start of `output`.
     /// - Precondition: `output.count >= 32`.
     public static func hash(_ buffer: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= 32, "Keccak256 output buffer shorter than 32 bytes")
+        if buffer.count < rate {
+            let lanes = singleBlock(buffer)
+            output.storeBytes(of: lanes.0.littleEndian, toByteOffset: 0, as: UInt64.self)
+            output.storeBytes(of: lanes.1.littleEndian, toByteOffset: 8, as: UInt64.self)
+            output.storeBytes(of: lanes.2.littleEndian, toByteOffset: 16, as: UInt64.self)
+            output.storeBytes(of: lanes.3.littleEndian, toByteOffset: 24, as: UInt64.self)
+        } else {
+            absorb(buffer, into: output)
+        }
+    }
+
+    /// A message shorter than the rate (the 20-, 32- and 64-byte keys and most trie leaves): its one padded block is
+    /// built in 17 lanes on the stack and permuted from the zero state, returning digest lanes 0–3.
+    @inline(__always)
+    static func singleBlock(_ buffer: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64, UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 17) { lanes in
+            let block = lanes.baseAddress!
+            block.initialize(repeating: 0, count: 17)
+            let padded = UnsafeMutableRawPointer(block)
+            let count = buffer.count
+            if count > 0 { padded.copyMemory(from: buffer.baseAddress!, byteCount: count) }
+            padded.storeBytes(of: 0x01, toByteOffset: count, as: UInt8.self)
+            let last = padded.load(fromByteOffset: rate - 1, as: UInt8.self)
+            padded.storeBytes(of: last | 0x80, toByteOffset: rate - 1, as: UInt8.self)
+            return keccakSingleBlock(block)
+        }
+    }
+
+    /// Any message: whole blocks through the absorb loop, then the padded last block (empty but for the padding when
+    /// the message fills its last block); writes the 32-byte digest to the start of `output` (≥ 32 bytes).
+    static func absorb(_ buffer: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         // The state (25 lanes) and the final padded block (17 lanes) in one stack buffer.
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 42) { lanes in
             let state = lanes.baseAddress!

@@ -74,7 +74,8 @@ extension PatriciaTrie {
         return e.bytes
     }
 
+    /// n(node): a short encoding verbatim, else its hash as a 32-byte string (the inline digest: no array per node).
     static func appendReference(_ encoding: [UInt8], to list: inout RLPEncoder) {
-        if encoding.count < 32 { list.appendRaw(encoding) } else { list.appendBytes(Keccak256.hash(encoding)) }
+        if encoding.count < 32 { list.appendRaw(encoding) } else { list.appendBytes(Keccak256.digest(encoding)) }
     }
 }

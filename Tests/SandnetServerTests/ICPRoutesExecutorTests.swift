@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 
@@ -17,40 +16,15 @@ import Testing
         let running = try await RunningNode.startNetwork()
         defer { running.stop() }
         let replica = try #require(running.server.replica)
-        let held = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        // Hold the replica's state exclusively on a thread that is not the cooperative pool's.
-        Thread.detachNewThread {
-            replica.withService { _ in
-                held.signal()
-                release.wait()
-            }
-        }
-        held.wait()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 64
-        let session = URLSession(configuration: configuration)
+        // Hold the replica's state exclusively, as a call does.
+        let release = HeldLockRequests.hold { whileHeld in replica.withService { _ in whileHeld() } }
+        let session = HeldLockRequests.session()
         let url = URL(string: "http://127.0.0.1:\(running.port)/api/icp/claim")!
-        let waiting = Task {
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<64 {
-                    group.addTask {
-                        var request = URLRequest(url: url)
-                        request.httpMethod = "POST"
-                        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                        request.httpBody = Data(#"{"account":"2vxsx-fae"}"#.utf8)
-                        let (_, response) = try await session.data(for: request)
-                        return (response as? HTTPURLResponse)?.statusCode ?? 0
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
-        }
+        let waiting = HeldLockRequests.post(64, to: url, with: session) { _ in #"{"account":"2vxsx-fae"}"# }
         // Every claim waits for the replica; the server still answers another connection.
-        let (health, _) = try await session.data(from: URL(string: "http://127.0.0.1:\(running.port)/health")!)
-        #expect(String(decoding: health, as: UTF8.self) == "ok")
+        #expect(try await HeldLockRequests.health(port: running.port, with: session) == "ok")
         release.signal()
-        let statuses = try await waiting.value
+        let statuses = try await waiting.value.map(\.status)
         #expect(statuses.count == 64)
         #expect(statuses.contains(200))
         #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 })

@@ -22,6 +22,10 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("keccak256 32 bytes", configuration: .init(scalingFactor: .kilo)) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Keccak256.hash(word)) }
     }
+    // The digest held inline (`Keccak256Digest`, no allocation): the API for hot paths that keep or compare 32 bytes.
+    Benchmark("keccak256 32 bytes returning Keccak256Digest", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(Keccak256.digest(word)) }
+    }
     // The same work into a caller's buffer (no result array), side by side with the unrolled C reference.
     Benchmark("keccak256 32 bytes into a buffer", configuration: .init(scalingFactor: .kilo)) { benchmark in
         var out = [UInt8](repeating: 0, count: 32)
@@ -59,6 +63,7 @@ let benchmarks: @Sendable () -> Void = {
     precondition(check == Keccak256.hash(mebibyte), "C reference keccak disagrees with Keccak256")
     bench_keccak256(word, word.count, &check)
     precondition(check == Keccak256.hash(word), "C reference keccak disagrees with Keccak256")
+    precondition(check == Array(Keccak256.digest(word)), "C reference keccak disagrees with Keccak256.digest")
 
     // secp256k1: wrapper vs raw, same digest and key.
     let key: [UInt8] = (1...32).map { UInt8($0) }
