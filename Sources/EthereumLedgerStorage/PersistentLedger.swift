@@ -273,13 +273,20 @@ extension LedgerRecords {
         guard expected == headNumber + 1 else {
             throw LedgerError.corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(headNumber)")
         }
-        var accounts: [Address: Account] = [:]
+        // The account records in key order (= address order) first, into an array: the history pass below walks
+        // it alongside the history records (also in address order) instead of looking every address up, and the
+        // map is then made once at its final size instead of growing (and rehashing) by doubling.
+        var loaded: [(address: Address, account: Account)] = []
+        var ordered = true
         try store.scan(prefix: [accountTag]) { key, value in
             try checkKey(key, length: 21)
             let address = try readAddress(key[1...], at: 1)
-            accounts[address] = try decoding(key) { () throws in try decodeAccount(value) }
+            if let last = loaded.last, !(last.address < address) { ordered = false }
+            loaded.append((address, try decoding(key) { () throws in try decodeAccount(value) }))
             return true
         }
+        var accounts = [Address: Account](minimumCapacity: loaded.count)
+        if !ordered { for (address, account) in loaded { accounts[address] = account } }
         // One pass over the history in key order (per address, by block): the window's entries are kept; of the
         // rest only the state at the head, where the account record differs from it (dev changes after the head).
         var history: [Address: [HistoryEntry]] = [:]
@@ -287,9 +294,18 @@ extension LedgerRecords {
         var changedAt: [UInt64: [Address]] = [:]
         var current: (address: Address, last: HistoryEntry)?
         var withHistory = 0
+        var cursor = 0
+        /// The account record of `address`: a forward walk while addresses are asked in ascending order (history
+        /// keys are), a walk from the start otherwise.
+        func accountRecord(_ address: Address) -> Account? {
+            guard ordered else { return accounts[address] }
+            if cursor > 0, !(loaded[cursor - 1].address < address) { cursor = 0 }
+            while cursor < loaded.count, loaded[cursor].address < address { cursor += 1 }
+            return cursor < loaded.count && loaded[cursor].address == address ? loaded[cursor].account : nil
+        }
         func finish() {
             guard let (address, last) = current else { return }
-            let now = accounts[address]
+            let now = accountRecord(address)
             if now != nil { withHistory += 1 }
             if now != last.account { sealed[address] = last.account }
         }
@@ -307,6 +323,10 @@ extension LedgerRecords {
             return true
         }
         finish()
+        if ordered {
+            for (address, account) in loaded { accounts[address] = account }
+        }
+        loaded = []
         if withHistory < accounts.count {
             // Accounts created by dev methods after the head, with no history: not in the sealed state. Rare, so
             // the addresses with history are only collected then.
