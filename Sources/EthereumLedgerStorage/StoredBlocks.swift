@@ -23,11 +23,13 @@ final class StoredBlocks: BlockArchive {
         var block: UInt64
     }
 
-    init(store: any KeyValueStore, capacity: Int) {
+    /// `capacity` blocks, and at most `transactionLimit` transactions in the cached blocks together.
+    init(store: any KeyValueStore, capacity: Int, transactionLimit: Int = .max) {
         self.store = store
         self.cache = Mutex(
             Caches(
-                blocks: FIFOCache(capacity: capacity), blockNumbers: FIFOCache(capacity: capacity * 16),
+                blocks: FIFOCache(capacity: capacity, weightLimit: transactionLimit),
+                blockNumbers: FIFOCache(capacity: capacity * 16),
                 locations: FIFOCache(capacity: capacity * 16), history: FIFOCache(capacity: capacity * 16)))
     }
 
@@ -38,7 +40,7 @@ final class StoredBlocks: BlockArchive {
         let bytes: [UInt8]?
         do { bytes = try store.get(LedgerRecords.blockKey(number)) } catch { return nil }
         guard let bytes, let block = try? LedgerRecords.decodeBlock(bytes), block.number == number else { return nil }
-        cache.withLock { $0.blocks.put(number, block) }
+        cache.withLock { $0.blocks.put(number, block, weight: block.transactions.count) }
         return block
     }
 
@@ -112,28 +114,44 @@ final class StoredBlocks: BlockArchive {
 
     var cachedCount: Int { cache.withLock { $0.blocks.count } }
 
+    /// Transactions in the cached blocks.
+    var cachedTransactions: Int { cache.withLock { $0.blocks.weight } }
+
     /// Entries in the hash, location and history caches.
     var cachedLookups: Int { cache.withLock { $0.blockNumbers.count + $0.locations.count + $0.history.count } }
 }
 
-/// At most `capacity` entries; the oldest inserted goes first.
+/// At most `capacity` entries, and at most `weightLimit` of their weights together (a block weighs its
+/// transactions); the oldest inserted goes first, but the newest entry always stays.
 struct FIFOCache<Key: Hashable, Value> {
     let capacity: Int
-    var entries: [Key: Value] = [:]
+    let weightLimit: Int
+    var entries: [Key: (value: Value, weight: Int)] = [:]
     var order: [Key] = []
     var start = 0
+    /// The weights of the entries held.
+    private(set) var weight = 0
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, weightLimit: Int = .max) {
+        self.capacity = max(1, capacity)
+        self.weightLimit = max(1, weightLimit)
+    }
 
     var count: Int { entries.count }
 
-    func get(_ key: Key) -> Value? { entries[key] }
+    func get(_ key: Key) -> Value? { entries[key]?.value }
 
-    mutating func put(_ key: Key, _ value: Value) {
-        if entries.updateValue(value, forKey: key) != nil { return }
+    mutating func put(_ key: Key, _ value: Value, weight: Int = 1) {
+        if let old = entries.updateValue((value, weight), forKey: key) {
+            self.weight += weight - old.weight
+            return
+        }
+        self.weight += weight
         order.append(key)
-        while entries.count > capacity, start < order.count {
-            entries[order[start]] = nil
+        while entries.count > capacity || (self.weight > weightLimit && entries.count > 1), start < order.count {
+            if order[start] != key, let evicted = entries.removeValue(forKey: order[start]) {
+                self.weight -= evicted.weight
+            }
             start += 1
         }
         if start > capacity {
@@ -142,11 +160,14 @@ struct FIFOCache<Key: Hashable, Value> {
         }
     }
 
-    mutating func remove(_ key: Key) { entries[key] = nil }
+    mutating func remove(_ key: Key) {
+        if let removed = entries.removeValue(forKey: key) { weight -= removed.weight }
+    }
 
     mutating func removeAll() {
         entries.removeAll()
         order.removeAll()
         start = 0
+        weight = 0
     }
 }

@@ -40,6 +40,10 @@ struct FilterRegistry: Sendable {
     private(set) var pending = EventRing()
     /// Addresses plus topics held by the installed log filters.
     private(set) var criteriaCount = 0
+    /// Installed block and pending-transaction filters: a ring holds hashes only while a filter of its kind is
+    /// installed (a filter sees only events after it was installed, so with none the hashes would serve nobody).
+    private(set) var blockFilterCount = 0
+    private(set) var pendingFilterCount = 0
     private var lastSweep: UInt64?
     /// Most filters installed at once.
     let limit: Int
@@ -84,6 +88,7 @@ struct FilterRegistry: Sendable {
         nextID += 1
         filters[id] = Entry(kind: kind, cursor: cursor, lastPoll: now)
         criteriaCount += weight
+        count(kind, by: 1)
         return id
     }
 
@@ -91,7 +96,16 @@ struct FilterRegistry: Sendable {
     mutating func uninstall(_ id: UInt64) -> Bool {
         guard let entry = filters.removeValue(forKey: id) else { return false }
         criteriaCount -= Self.weight(entry.kind)
+        count(entry.kind, by: -1)
         return true
+    }
+
+    private mutating func count(_ kind: Kind, by change: Int) {
+        switch kind {
+        case .blocks: blockFilterCount += change
+        case .pending: pendingFilterCount += change
+        case .logs: break
+        }
     }
 
     /// The filter `id` if it is installed and not expired (without touching it).
@@ -133,9 +147,15 @@ struct FilterRegistry: Sendable {
         for (id, entry) in filters where Self.expired(entry, now: now) { uninstall(id) }
     }
 
-    mutating func record(block: Block) { blocks.append(block.hash) }
+    /// A new block: its hash is kept for block filters, or only counted when none is installed.
+    mutating func record(block: Block) {
+        if blockFilterCount > 0 { blocks.append(block.hash) } else { blocks.skip() }
+    }
 
-    mutating func record(pending hash: [UInt8]) { pending.append(hash) }
+    /// A new pending transaction: its hash is kept for pending filters, or only counted when none is installed.
+    mutating func record(pending hash: [UInt8]) {
+        if pendingFilterCount > 0 { pending.append(hash) } else { pending.skip() }
+    }
 
     /// The chain started over from genesis (`anvil_reset`): log filters scan the new chain's blocks from block 1 (the
     /// old chain's logs are not delivered as removed, as in Anvil).
@@ -162,7 +182,10 @@ struct FilterRegistry: Sendable {
 }
 
 /// The last ``capacity`` hashes of one event stream, numbered from 0 in arrival order. A filter that falls more
-/// than ``capacity`` events behind loses the oldest ones (geth drops a slow subscriber's events too).
+/// than ``capacity`` events behind loses the oldest ones (geth drops a slow subscriber's events too). The registry
+/// keeps hashes only while a filter of the ring's kind is installed (``skip()`` otherwise): full, a ring holds about
+/// 0.9 MB (10,000 slots and 32-byte arrays), which the pending ring reached within the soak's first two minutes
+/// (~100 transactions a second) with nobody polling, and the block ring would reach after 10,000 blocks.
 struct EventRing: Sendable {
     static let defaultCapacity = 10_000
     let capacity: Int
@@ -186,6 +209,19 @@ struct EventRing: Sendable {
         }
         next += 1
     }
+
+    /// Counts an event without keeping it, and lets go of those held: nobody can ask for them any more (a cursor
+    /// taken from ``next`` now starts after them).
+    mutating func skip() {
+        if !items.isEmpty {
+            items = []
+            start = 0
+        }
+        next += 1
+    }
+
+    /// Hashes held now (at most ``capacity``).
+    var count: Int { items.count }
 
     /// The events numbered `sequence` and later that are still held, oldest first.
     func since(_ sequence: UInt64) -> [[UInt8]] {

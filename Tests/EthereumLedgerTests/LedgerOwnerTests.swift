@@ -1,11 +1,12 @@
 import EthereumLedger
-import EthereumLedgerStorage
 import EthereumTypes
 import Foundation
 import KeyValueStorage
 import LevelDBStorage
 import Synchronization
 import Testing
+
+@testable import EthereumLedgerStorage
 
 /// A real in-memory store that fails its writes on demand and keeps every batch it accepted.
 final class FailingStore: KeyValueStore {
@@ -225,6 +226,22 @@ struct Observed: Equatable {
         #expect(try store.get([UInt8(ascii: "M")]) == nil)
     }
 
+    /// The read cache's blocks are bounded by their transactions too: full blocks do not make 64 blocks' worth.
+    @Test func theBlockCacheIsBoundedByTransactions() {
+        var cache = FIFOCache<UInt64, String>(capacity: 64, weightLimit: 10)
+        for n in 0..<3 { cache.put(UInt64(n), "b\(n)", weight: 4) }
+        #expect(cache.count == 2)
+        #expect(cache.weight == 8)
+        #expect(cache.get(0) == nil && cache.get(2) == "b2")
+        cache.put(3, "big", weight: 25)  // heavier than the limit alone: it stays, the rest go
+        #expect(cache.count == 1 && cache.weight == 25 && cache.get(3) == "big")
+        cache.remove(3)
+        cache.put(3, "again", weight: 1)
+        cache.put(4, "next", weight: 1)
+        #expect(cache.count == 2 && cache.weight == 2 && cache.get(3) == "again")
+        #expect(PersistentLedger.cachedTransactions == 4_096)
+    }
+
     @Test func historyStaysInTheStoreAndIsReadThroughABoundedCache() throws {
         let store = InMemoryStore()
         func open() throws -> PersistentLedger {
@@ -244,6 +261,7 @@ struct Observed: Equatable {
         #expect(owner.ledger.blocksInMemory <= 11)
         #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == hashes)
         #expect(owner.cachedBlockCount == PersistentLedger.cachedBlocks)
+        #expect(owner.cachedTransactionCount == PersistentLedger.cachedBlocks)  // one transfer a block
         let (receipt, block) = try #require(owner.ledger.receipt(transactions[3].hash))
         #expect(block.number == 4)
         #expect(receipt.transactionHash == transactions[3].hash)

@@ -197,6 +197,40 @@ import Testing
                 == .array([.string(Hex.encodePrefixed(node.snapshotOfLedger.head.hash))]))
     }
 
+    /// The rings hold hashes only while a filter of their kind is installed, and never more than their capacity.
+    @Test func filterRingsHoldHashesOnlyForInstalledFilters() throws {
+        let (node, _) = try makeNode { $0.miningMode = .manual }
+        func held() -> (blocks: Int, pending: Int) {
+            node.filters.withLock { ($0.blocks.count, $0.pending.count) }
+        }
+        _ = try node.call("anvil_mine", [.string("0x5")])
+        let first = try signed(node, nonce: 0, to: node.devAccounts[1].address, data: [], gas: 21_000)
+        _ = try node.call("eth_sendRawTransaction", [.string(first)])
+        #expect(held() == (0, 0))  // nobody polls: nothing kept
+        let pending = try node.call("eth_newPendingTransactionFilter")
+        let hash = try node.call(
+            "eth_sendRawTransaction",
+            [.string(try signed(node, nonce: 1, to: node.devAccounts[1].address, data: [], gas: 21_000))])
+        _ = try node.call("anvil_mine", [.string("0x2")])
+        #expect(held() == (0, 1))
+        #expect(try node.call("eth_getFilterChanges", [pending]) == .array([hash]))
+        let blocks = try node.call("eth_newBlockFilter")
+        _ = try node.call("anvil_mine", [.string("0x3")])
+        #expect(held() == (3, 1))
+        #expect(try node.call("eth_getFilterChanges", [blocks]).arrayValue?.count == 3)
+        // Once the last filter of a kind is gone, its ring lets go at the next event and counts on.
+        _ = try node.call("eth_uninstallFilter", [blocks])
+        _ = try node.call("anvil_mine", [.string("0x1")])
+        #expect(held() == (0, 1))
+        #expect(node.filters.withLock { $0.blocks.next } == 11)
+        // Full: the capacity bounds what a ring holds.
+        var registry = FilterRegistry()
+        _ = try registry.install(.pending, head: 0, now: 0)
+        for i in 0..<(EventRing.defaultCapacity + 5) { registry.record(pending: [UInt8(truncatingIfNeeded: i)]) }
+        #expect(registry.pending.count == EventRing.defaultCapacity)
+        #expect(registry.pending.next == UInt64(EventRing.defaultCapacity + 5))
+    }
+
     @Test func eventRingKeepsTheLastEvents() {
         var ring = EventRing(capacity: 3)
         #expect(ring.since(0).isEmpty)
