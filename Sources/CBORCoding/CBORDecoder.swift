@@ -38,6 +38,9 @@ public struct CBORDecoder: Sendable {
 
         var remaining: Int { buffer.count - offset }
 
+        /// Maps with at most this many entries are checked for duplicate keys by comparison, larger ones by hashing.
+        static let linearDuplicateCheckLimit = 16
+
         mutating func byte() throws(CBORDecodingError) -> UInt8 {
             guard offset < buffer.count else { throw CBORDecodingError(.unexpectedEnd, offset: offset) }
             defer { offset += 1 }
@@ -101,14 +104,16 @@ public struct CBORDecoder: Sendable {
                 let count = try collectionCount(argument, minimumItemSize: 2, headOffset: headOffset)
                 var entries: [CBORMapEntry] = []
                 entries.reserveCapacity(count)
+                // Duplicate keys: small maps (every map the IC sends) by comparing with the keys before, without
+                // hashing; larger ones through a set.
                 var seen = Set<CBORValue>()
+                let linear = count <= Self.linearDuplicateCheckLimit
                 for _ in 0..<count {
                     let keyOffset = offset
                     let key = try item(depth: depth + 1)
                     if decoder.rejectsDuplicateKeys {
-                        guard seen.insert(key).inserted else {
-                            throw CBORDecodingError(.duplicateMapKey, offset: keyOffset)
-                        }
+                        let duplicate = linear ? entries.contains { $0.key == key } : !seen.insert(key).inserted
+                        guard !duplicate else { throw CBORDecodingError(.duplicateMapKey, offset: keyOffset) }
                     }
                     entries.append(CBORMapEntry(key: key, value: try item(depth: depth + 1)))
                 }

@@ -74,7 +74,10 @@ public indirect enum CBORValue: Hashable, Sendable {
     /// The value of the text key `key` in a map (the first, if a map had duplicates).
     public subscript(key: String) -> CBORValue? {
         guard let entries = mapEntries else { return nil }
-        return entries.first { $0.key == .text(key) }?.value
+        for entry in entries {
+            if case .text(let text) = entry.key, text == key { return entry.value }
+        }
+        return nil
     }
 
     public var isNull: Bool { untagged == .null }

@@ -96,6 +96,44 @@ func bytes(_ hex: String) -> [UInt8] {
         #expect("\(CBORDecodingError(.invalidUTF8, offset: 3))" == "CBOR: text string is not valid UTF-8 at offset 3")
     }
 
+    /// Maps of up to 16 entries are checked for duplicate keys by comparison, larger ones by hashing: both refuse
+    /// a repeated key at its offset, whatever its type, and both accept distinct keys that hash or compare close.
+    @Test(arguments: [2, 15, 16, 17, 40]) func duplicateKeysAreRefusedInSmallAndLargeMaps(count: Int) throws {
+        let keys: [CBORValue] = (0..<count).map { i in
+            switch i % 4 {
+            case 0: return .unsigned(UInt64(i))
+            case 1: return .text("k\(i)")
+            case 2: return .bytes([UInt8(i)])
+            default: return .negative(UInt64(i))
+            }
+        }
+        let distinct = CBORValue.map(
+            keys.enumerated().map { CBORMapEntry(key: $0.element, value: .unsigned(UInt64($0.offset))) })
+        #expect(try CBORDecoder().decode(CBOREncoder.encode(distinct)) == distinct)
+        for repeated in [0, (count - 1) / 2, count - 2] {
+            var entries = keys.dropLast().map { CBORMapEntry(key: $0, value: .null) }
+            entries.append(CBORMapEntry(key: keys[repeated], value: .null))
+            let encoded = CBOREncoder.encode(.map(entries))
+            // The last key starts where the map of the others ends (both heads have the same length for these counts).
+            let offset = CBOREncoder.encode(.map(Array(entries.dropLast()))).count
+            let expected = CBORDecodingError(.duplicateMapKey, offset: offset)
+            #expect(throws: expected, "\(count) keys, repeating \(repeated)") { try CBORDecoder().decode(encoded) }
+        }
+    }
+
+    @Test func textKeyLookupFindsTheFirstTextKeyOnly() {
+        let map = CBORValue.map([
+            CBORMapEntry(key: .bytes(Array("a".utf8)), value: .unsigned(0)),
+            CBORMapEntry(key: .text("a"), value: .unsigned(1)),
+            CBORMapEntry(key: .text("b"), value: .unsigned(2)),
+        ])
+        #expect(map["a"] == .unsigned(1))
+        #expect(map["b"] == .unsigned(2))
+        #expect(map["c"] == nil)
+        #expect(CBORValue.tagged(CBORValue.selfDescribeTag, map)["b"] == .unsigned(2))
+        #expect(CBORValue.array([])["a"] == nil)
+    }
+
     @Test func depthAndCountLimits() throws {
         let deep = [UInt8](repeating: 0x81, count: 65) + [0x00]
         #expect(throws: CBORDecodingError(.tooDeep(limit: 64), offset: 65)) { try CBORDecoder().decode(deep) }
