@@ -12,6 +12,8 @@ Usage: soak.py SANDNET_BINARY DURATION_SECONDS [--warm-up 60] [--every 30] [--to
                [--transactions-per-second R] [--max-rss MB]
        soak.py --self-test      # checks the verdict on made-up flat and growing samples"""
 import argparse
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -38,6 +40,31 @@ def verdict(samples, warm_up, tolerance, max_rss=None, what="RSS"):
 
 
 
+def parse(argv):
+    """The command line, each number checked against its range (argparse exits 2 naming the limit)."""
+    parser = argparse.ArgumentParser(description="Memory soak of `sandnet node`; fails when RSS is not flat.")
+    parser.add_argument("binary")
+    parser.add_argument("duration", type=int)
+    parser.add_argument("--warm-up", type=float, default=60, help="seconds before the baseline sample (60)")
+    parser.add_argument("--every", type=float, default=30, help="seconds between samples (30)")
+    parser.add_argument("--tolerance", type=float, default=10, help="allowed deviation from the baseline, percent (10)")
+    parser.add_argument("--transactions-per-second", type=float, default=0,
+                        help="extra faucet transfers a second, paced by 8 threads (0: none)")
+    parser.add_argument("--max-rss", type=float, default=None,
+                        help="fail when any sample after warm-up exceeds this, MB")
+    arguments = parser.parse_args(argv)
+    for name, value, low, high in [("duration", arguments.duration, 1, 7 * 24 * 3600),
+                                   ("--warm-up", arguments.warm_up, 0, 24 * 3600),
+                                   ("--every", arguments.every, 1, 3600),
+                                   ("--tolerance", arguments.tolerance, 0, 1000),
+                                   ("--transactions-per-second", arguments.transactions_per_second, 0, 10000)]:
+        if not low <= value <= high:  # also refuses nan
+            parser.error(f"{name} must be in {low}..{high}, got {value}")
+    if arguments.max_rss is not None and not arguments.max_rss > 0:
+        parser.error(f"--max-rss must be above 0 MB, got {arguments.max_rss}")
+    return arguments
+
+
 def self_test():
     """The verdict on made-up samples: growth fails, a flat run passes, a short run is inconclusive."""
     growing = [(t, 50 + t / 30) for t in range(0, 601, 30)]            # +1 MB per sample: 52 -> 70 MB
@@ -49,23 +76,26 @@ def self_test():
     assert verdict(flat[:3], 60, 10)[0] == 2, verdict(flat[:3], 60, 10)
     assert verdict(flat, 60, 10, max_rss=50.5)[0] == 1, verdict(flat, 60, 10, max_rss=50.5)    # flat but too big
     assert verdict(flat, 60, 10, max_rss=150)[0] == 0, verdict(flat, 60, 10, max_rss=150)
-    print("soak.py self-test: growing RSS fails, flat RSS passes, a short run is inconclusive")
+    assert parse(["sandnet", "600", "--transactions-per-second", "300", "--max-rss", "150"]).max_rss == 150
+    for bad in [["sandnet", "0"], ["sandnet", "x"], ["sandnet", "600", "--every", "0"],
+                ["sandnet", "600", "--every", "nan"], ["sandnet", "600", "--transactions-per-second", "-1"],
+                ["sandnet", "600", "--transactions-per-second", "1e9"], ["sandnet", "600", "--max-rss", "0"],
+                ["sandnet", "600", "--tolerance", "-5"]]:
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                parse(bad)
+        except SystemExit as exit:
+            assert exit.code == 2, (bad, exit.code)
+        else:
+            raise AssertionError(f"accepted {bad}")
+    print("soak.py self-test: growing RSS fails, flat RSS passes, a short run is inconclusive, bad arguments exit 2")
 
 
 if sys.argv[1:] == ["--self-test"]:
     self_test()
     sys.exit(0)
 
-parser = argparse.ArgumentParser(description="Memory soak of `sandnet node`; fails when RSS is not flat.")
-parser.add_argument("binary")
-parser.add_argument("duration", type=int)
-parser.add_argument("--warm-up", type=float, default=60, help="seconds before the baseline sample (60)")
-parser.add_argument("--every", type=float, default=30, help="seconds between samples (30)")
-parser.add_argument("--tolerance", type=float, default=10, help="allowed deviation from the baseline, percent (10)")
-parser.add_argument("--transactions-per-second", type=float, default=0,
-                    help="extra faucet transfers a second, paced by 8 threads (0: none)")
-parser.add_argument("--max-rss", type=float, default=None, help="fail when any sample after warm-up exceeds this, MB")
-arguments = parser.parse_args()
+arguments = parse(sys.argv[1:])
 binary, duration = arguments.binary, arguments.duration
 data_dir = tempfile.mkdtemp(prefix="sandnet-soak-")
 node = subprocess.Popen([binary, "node", "--port", "0", "--json-log", "--block-time", "1", "--data-dir", data_dir],

@@ -1,12 +1,13 @@
 // A plain executable running one ledger workload in a loop, for profilers (`perf record`, `valgrind
 // --tool=callgrind`) and for the 1M-account figures measured in a process of their own:
 //
-//   LedgerProfile build N        mine a 10,000-transaction block (3 tries), N times
-//   LedgerProfile apply N        submit 10,000 pre-verified transfers and mine them, N times
+//   LedgerProfile build N        mine a 10,000-transaction block (3 tries), N times (1…1,000)
+//   LedgerProfile apply N        submit 10,000 pre-verified transfers and mine them, N times (1…1,000)
 //   LedgerProfile create DIR     write 1,000,000 funded genesis accounts to a LevelDB store at DIR
 //   LedgerProfile reopen DIR     reopen it; prints the wall time and the process's peak RSS
-//   LedgerProfile accounts N     live heap per account (glibc mallinfo2): the ledger as the node runs it, N new
-//                                recipients through transfers in blocks, and each account structure alone
+//   LedgerProfile accounts N     live heap per account (glibc mallinfo2; N in 1,000…1,000,000, fewer drown in
+//                                noise): the ledger as the node runs it, N new recipients through transfers in
+//                                blocks, and each account structure alone
 //   LedgerProfile revert DIR     a 10,000-block chain in a LevelDB store at DIR (one transfer per block), then
 //                                100 × (evm_snapshot, one block with a transfer, evm_revert): the revert's cost
 import EthereumLedger
@@ -72,10 +73,21 @@ guard arguments.count == 3 else {
         "usage: LedgerProfile build|apply|accounts N | create|reopen|revert DIR\n".data(using: .utf8)!)
     exit(2)
 }
+/// The count argument, or exit 2 naming the allowed range (a profile of 0 rounds or a garbage count would print
+/// nothing meaningful or trap).
+func count(_ text: String, _ range: ClosedRange<Int>, _ what: String) -> Int {
+    guard let n = Int(text), range.contains(n) else {
+        FileHandle.standardError.write(
+            "LedgerProfile: \(what) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'\n"
+                .data(using: .utf8)!)
+        exit(2)
+    }
+    return n
+}
 let clock = ContinuousClock()
 switch arguments[1] {
 case "build", "apply":
-    let rounds = Int(arguments[2]) ?? 1
+    let rounds = count(arguments[2], 1...1_000, "rounds")
     let addresses = senders()
     let txs = transfers(addresses)
     var wall: [Duration] = []
@@ -93,7 +105,7 @@ case "build", "apply":
         "\(arguments[1]) 10,000 transfers: \(rounds) rounds, CPU min \(cpu.min()!) median \(cpu.sorted()[rounds / 2]), wall min \(wall.min()!)"
     )
 case "accounts":
-    try accountMemory(Int(arguments[2]) ?? 10_000)
+    try accountMemory(count(arguments[2], 1_000...1_000_000, "accounts"))
 case "create":
     _ = try PersistentLedger.open(
         config: ChainConfig(), genesis: millionAccounts(), store: LevelDBStore(path: arguments[2]))
