@@ -71,7 +71,8 @@ public enum Hex {
     /// Decodes hex that must carry a `0x` prefix (JSON-RPC data).
     public static func decodePrefixed(_ string: some StringProtocol) throws(DecodingError) -> [UInt8] {
         let utf8 = Array(string.utf8)
-        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "0"), utf8[1] == UInt8(ascii: "x") || utf8[1] == UInt8(ascii: "X")
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "0"),
+            utf8[1] == UInt8(ascii: "x") || utf8[1] == UInt8(ascii: "X")
         else { throw .missingPrefix }
         return try decodeDigits(utf8[2...])
     }

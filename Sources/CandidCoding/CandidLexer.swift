@@ -190,10 +190,18 @@ struct CandidLexer {
             advance()
             guard let escape = peek() else { throw start }
             switch escape {
-            case UInt8(ascii: "n"): output.append(0x0a); advance()
-            case UInt8(ascii: "t"): output.append(0x09); advance()
-            case UInt8(ascii: "r"): output.append(0x0d); advance()
-            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"): output.append(escape); advance()
+            case UInt8(ascii: "n"):
+                output.append(0x0a)
+                advance()
+            case UInt8(ascii: "t"):
+                output.append(0x09)
+                advance()
+            case UInt8(ascii: "r"):
+                output.append(0x0d)
+                advance()
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
+                output.append(escape)
+                advance()
             case UInt8(ascii: "u"):
                 advance()
                 guard peek() == UInt8(ascii: "{") else { throw error("expected { after \\u") }

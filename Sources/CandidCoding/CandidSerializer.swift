@@ -219,10 +219,18 @@ struct CandidValueWriter {
     private mutating func writeInteger(_ value: CandidValue, _ ref: Int32) throws(CandidEncodingError) {
         // Fast paths for exact matches.
         switch (ref, value) {
-        case (CandidTypeTable.nat64, .nat64(let number)): appendFixed(number); return
-        case (CandidTypeTable.nat8, .nat8(let number)): bytes.append(number); return
-        case (CandidTypeTable.nat, .nat(let number)): CandidLEB128.append(number, to: &bytes); return
-        case (CandidTypeTable.int, .int(let number)): CandidLEB128.append(number, to: &bytes); return
+        case (CandidTypeTable.nat64, .nat64(let number)):
+            appendFixed(number)
+            return
+        case (CandidTypeTable.nat8, .nat8(let number)):
+            bytes.append(number)
+            return
+        case (CandidTypeTable.nat, .nat(let number)):
+            CandidLEB128.append(number, to: &bytes)
+            return
+        case (CandidTypeTable.int, .int(let number)):
+            CandidLEB128.append(number, to: &bytes)
+            return
         default: break
         }
         guard let integer = value.integerValue else { throw mismatch(value, ref) }

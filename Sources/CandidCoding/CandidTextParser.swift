@@ -319,7 +319,9 @@ public struct CandidTextParser {
             if index + 1 < tokens.count, tokens[index + 1].kind == .symbol(":") {
                 switch current.kind {
                 case .identifier(let identifier): name = identifier
-                case .string: name = try textLiteral("argument name"); index -= 1
+                case .string:
+                    name = try textLiteral("argument name")
+                    index -= 1
                 default: throw error("expected an argument name")
                 }
                 index += 2

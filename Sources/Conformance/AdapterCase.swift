@@ -123,7 +123,8 @@ public enum AdapterCases {
 
     static func rlp(_ store: VectorStore, _ suite: inout Suite) throws {
         for (id, test) in (try store.json("rlp/rlptest.json").dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let input = test["in"], let out = test["out"]?.stringValue, let item = RLPSuite.item(from: input) else {
+            guard let input = test["in"], let out = test["out"]?.stringValue, let item = RLPSuite.item(from: input)
+            else {
                 suite.skips.append(CaseSkip(id: id, reason: "input not representable"))
                 continue
             }
@@ -137,7 +138,8 @@ public enum AdapterCases {
                     id: id + " decode", op: "rlp.decode", input: .object([("encoded", .string(out.lowercased()))]),
                     expectation: .fields(["item": json])))
         }
-        for (id, test) in (try store.json("rlp/invalidRLPTest.json").dictionary ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (id, test) in (try store.json("rlp/invalidRLPTest.json").dictionary ?? [:]).sorted(by: { $0.key < $1.key })
+        {
             let out = test["out"]?.stringValue ?? ""
             let prefixed = out.hasPrefix("0x") ? out.lowercased() : "0x" + out.lowercased()
             suite.cases.append(
@@ -149,7 +151,8 @@ public enum AdapterCases {
     static func eip55(_ store: VectorStore, _ suite: inout Suite) throws {
         let file = try store.json("eip55/eip55_checksum_examples.json")
         for (index, test) in (file["cases"]?.arrayValue ?? []).enumerated() {
-            guard let lower = test["input_lowercase"]?.stringValue, let expected = test["checksummed"]?.stringValue else {
+            guard let lower = test["input_lowercase"]?.stringValue, let expected = test["checksummed"]?.stringValue
+            else {
                 continue
             }
             suite.cases.append(
@@ -174,7 +177,8 @@ public enum AdapterCases {
         let prefixedKey = key.hasPrefix("0x") ? key : "0x" + key
         suite.cases.append(
             AdapterCase(
-                id: "signed_tx", op: "tx.sign", input: .object([("tx", fields), ("private_key", .string(prefixedKey))]),
+                id: "signed_tx", op: "tx.sign",
+                input: .object([("tx", fields), ("private_key", .string(prefixedKey))]),
                 expectation: .fields(["raw": .string(signed)])))
         if let hash = file["derived"]?["tx_hash"]?.stringValue {
             suite.cases.append(
@@ -252,8 +256,9 @@ public enum AdapterCases {
     }
 
     static func keystore(_ store: VectorStore, _ suite: inout Suite) throws {
-        for (name, test) in (try store.json("keystore/basic_tests.json").dictionary ?? [:]).sorted(by: { $0.key < $1.key })
-        {
+        for (name, test) in (try store.json("keystore/basic_tests.json").dictionary ?? [:]).sorted(by: {
+            $0.key < $1.key
+        }) {
             guard let json = test["json"], let password = test["password"], let priv = test["priv"]?.stringValue else {
                 continue
             }
@@ -391,7 +396,8 @@ public enum AdapterCases {
                     input: .object([("bytes", .string("0x" + bytes))]), expectation: .fields(["text": .string(text)])))
         }
         for (index, test) in (file["icp_account_identifier"]?.arrayValue ?? []).enumerated() {
-            guard let principal = test["principal"]?.stringValue, let expected = test["account_identifier_hex"]?.stringValue
+            guard let principal = test["principal"]?.stringValue,
+                let expected = test["account_identifier_hex"]?.stringValue
             else {
                 continue
             }

@@ -165,7 +165,9 @@ public final class AdapterProcess: AdapterEndpoint {
         }
         if let result = response["result"], case .object = result { return .result(result) }
         if let error = response["error"] { return .error(error.stringValue ?? error.jsonText) }
-        if response["unsupported"] == .bool(true) { return .unsupported(response["reason"]?.stringValue ?? "unsupported") }
+        if response["unsupported"] == .bool(true) {
+            return .unsupported(response["reason"]?.stringValue ?? "unsupported")
+        }
         throw AdapterError(
             "\(label): request \(id) (\(op)) got neither result, error nor unsupported: \(shown)")
     }

@@ -122,7 +122,9 @@ enum CandidJSON {
             guard let fieldType = fieldTypes.first(where: { $0.label.id == field.label.id }) else {
                 throw Unsupported(description: "variant case \(field.label) not in type")
             }
-            return .object([(key(fieldType.label), try json(field.value, type: fieldType.type, environment: environment))])
+            return .object([
+                (key(fieldType.label), try json(field.value, type: fieldType.type, environment: environment))
+            ])
         default:
             throw Unsupported(description: "value \(value.candidText) at type \(type.candidText)")
         }

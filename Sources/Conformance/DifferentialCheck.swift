@@ -104,7 +104,9 @@ public enum DifferentialCheck {
             let language = MnemonicLanguages.all.randomElement(using: &random)!
             let made = native.call(
                 "bip39.from_entropy",
-                .object([("entropy", .string(Hex.encodePrefixed(bytes(length, &random)))), ("language", .string(language))])
+                .object([
+                    ("entropy", .string(Hex.encodePrefixed(bytes(length, &random)))), ("language", .string(language)),
+                ])
             )
             guard case .result(let words) = made, let mnemonic = words["mnemonic"] else { return (.null, made) }
             input = .object([("mnemonic", mnemonic), ("passphrase", .string(randomPassphrase(&random)))])
@@ -229,10 +231,13 @@ public enum DifferentialCheck {
                 (0..<entries).map { _ in
                     .object([
                         ("address", .string(Hex.encodePrefixed(bytes(20, &random)))),
-                        ("storage_keys", .array(
-                            (0..<Int.random(in: 0...2, using: &random)).map { _ in
-                                .string(Hex.encodePrefixed(bytes(32, &random)))
-                            })),
+                        (
+                            "storage_keys",
+                            .array(
+                                (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                                    .string(Hex.encodePrefixed(bytes(32, &random)))
+                                })
+                        ),
                     ])
                 })
         }

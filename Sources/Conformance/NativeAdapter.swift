@@ -70,7 +70,8 @@ public final class NativeAdapter: AdapterEndpoint {
             let tx = try Self.transaction(input["tx"] ?? .null)
             let signed = try tx.signed(privateKey: try bytes(input, "private_key"))
             return .object([
-                ("raw", .string(Hex.encodePrefixed(signed.encoded))), ("hash", .string(Hex.encodePrefixed(signed.hash))),
+                ("raw", .string(Hex.encodePrefixed(signed.encoded))),
+                ("hash", .string(Hex.encodePrefixed(signed.hash))),
             ])
         case "candid.encode":
             let types = try Self.candidTypes(input["types"])
@@ -177,7 +178,9 @@ public final class NativeAdapter: AdapterEndpoint {
 
     static func transaction(_ json: JSON) throws -> Transaction {
         func quantity(_ key: String) throws -> UInt256 {
-            guard let text = json[key]?.stringValue ?? json[key].flatMap({ if case .number(let n) = $0 { n } else { nil } }),
+            guard
+                let text = json[key]?.stringValue
+                    ?? json[key].flatMap({ if case .number(let n) = $0 { n } else { nil } }),
                 let value = UInt256(decimal: text)
             else { throw BadInput(description: "tx.\(key) must be a decimal string") }
             return value

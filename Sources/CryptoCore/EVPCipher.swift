@@ -24,7 +24,8 @@ enum EVPCipher {
                     var written: Int32 = 0
                     guard
                         EVP_CipherUpdate(
-                            ctx, target.baseAddress! + total, &written, source.baseAddress! + offset, Int32(length)) == 1
+                            ctx, target.baseAddress! + total, &written, source.baseAddress! + offset, Int32(length))
+                            == 1
                     else { return false }
                     total += Int(written)
                     offset += length
@@ -34,7 +35,9 @@ enum EVPCipher {
         }
         guard updated else { throw OpenSSLError.drain("EVP_CipherUpdate") }
         var written: Int32 = 0
-        let finalOK = out.withUnsafeMutableBufferPointer { p in EVP_CipherFinal_ex(ctx, p.baseAddress! + total, &written) }
+        let finalOK = out.withUnsafeMutableBufferPointer { p in
+            EVP_CipherFinal_ex(ctx, p.baseAddress! + total, &written)
+        }
         guard finalOK == 1 else { throw OpenSSLError.drain("EVP_CipherFinal_ex") }
         total += Int(written)
         out.removeLast(out.count - total)

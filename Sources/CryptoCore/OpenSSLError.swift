@@ -18,6 +18,7 @@ public struct OpenSSLError: Error, Sendable, Equatable, CustomStringConvertible 
             let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
             reasons.append(String(decoding: bytes, as: UTF8.self))
         }
-        return OpenSSLError(operation: operation, reason: reasons.isEmpty ? "unknown error" : reasons.joined(separator: "; "))
+        return OpenSSLError(
+            operation: operation, reason: reasons.isEmpty ? "unknown error" : reasons.joined(separator: "; "))
     }
 }

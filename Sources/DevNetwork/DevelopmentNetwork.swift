@@ -1,3 +1,5 @@
+import EthereumNode
+import EthereumRPC
 import Foundation
 import ICPIdentity
 import ICPLedger
@@ -6,8 +8,6 @@ import ICPReplica
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
-import EthereumNode
-import EthereumRPC
 import Synchronization
 
 /// A full development network built from one configuration: the fake Sepolia node and, unless turned off, the ICP

@@ -50,7 +50,9 @@ public enum FeeMarket {
     /// eth_feeHistory's rewards of one block (geth `eth/gasprice/feehistory.go` `processBlock`): the transactions
     /// sorted by effective tip, the cumulative gas walked, and the tip at which it reaches each percentile of
     /// `totalGas`; zeros for a block without transactions.
-    public static func rewards(tips: [(tip: UInt256, gas: UInt64)], totalGas: UInt64, percentiles: [Double]) -> [UInt256] {
+    public static func rewards(tips: [(tip: UInt256, gas: UInt64)], totalGas: UInt64, percentiles: [Double])
+        -> [UInt256]
+    {
         guard !tips.isEmpty, totalGas > 0 else { return percentiles.map { _ in .zero } }
         let sorted = tips.sorted { $0.tip < $1.tip }
         var out: [UInt256] = []

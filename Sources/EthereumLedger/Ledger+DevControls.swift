@@ -57,7 +57,8 @@ extension Ledger {
     public mutating func setNextTimestamp(_ timestamp: UInt64) throws(LedgerError) {
         guard timestamp <= Self.maxTimestamp else {
             throw .valueOutOfRange(
-                "timestamp \(timestamp) is too large: the latest allowed is \(Self.maxTimestamp) (9999-12-31T23:59:59Z)")
+                "timestamp \(timestamp) is too large: the latest allowed is \(Self.maxTimestamp) (9999-12-31T23:59:59Z)"
+            )
         }
         guard timestamp > head.header.timestamp else {
             throw .timestampNotAfterHead(timestamp: timestamp, head: head.header.timestamp)
@@ -163,7 +164,9 @@ extension Ledger {
         }
         // Requeued transactions that did not fit must not leave the pool over its limits.
         while state.pool.count > config.poolLimitTotal || state.pool.byteCount > config.poolByteLimit {
-            guard let victim = state.pool.cheapest(baseFee: nextBaseFee, accountNonce: { account($0).nonce }) else { break }
+            guard let victim = state.pool.cheapest(baseFee: nextBaseFee, accountNonce: { account($0).nonce }) else {
+                break
+            }
             state.pool.remove(victim.hash)
         }
         return (removed, mined)

@@ -389,7 +389,9 @@ public struct Ledger: Sendable {
         if tx.gasLimit > config.gasLimit { throw .exceedsBlockGasLimit }
         if let cap = config.transactionGasCap, tx.gasLimit > cap { throw .gasLimitTooHigh(cap: cap, gas: tx.gasLimit) }
         if tx.maxPriorityFeePerGas > tx.maxFeePerGas { throw .tipAboveFeeCap }
-        if let chainID = tx.chainID, chainID != config.chainID { throw .wrongChainID(have: chainID, want: config.chainID) }
+        if let chainID = tx.chainID, chainID != config.chainID {
+            throw .wrongChainID(have: chainID, want: config.chainID)
+        }
         if tx.nonce == .max { throw .nonceMax }
         if tx.gasLimit < tx.intrinsicGas { throw .intrinsicGasTooLow(gas: tx.gasLimit, needed: tx.intrinsicGas) }
         if tx.gasLimit < tx.floorGas { throw .floorDataGasTooLow(gas: tx.gasLimit, needed: tx.floorGas) }
@@ -409,14 +411,16 @@ public struct Ledger: Sendable {
             let bump = negative ? previous - cost : cost - previous
             let need = negative ? spent - bump : spent + bump
             if balance < need {
-                throw .insufficientFundsBumped(balance: sender.balance, queued: spent, bump: bump, bumpIsNegative: negative)
+                throw .insufficientFundsBumped(
+                    balance: sender.balance, queued: spent, bump: bump, bumpIsNegative: negative)
             }
         } else if balance < spent + cost {
             throw .insufficientFundsQueued(balance: sender.balance, queued: spent, cost: cost)
         }
         if let old = state.pool.existing(sender: tx.sender, nonce: tx.nonce) {
             let feeThreshold = FeeMarket.scaled(old.maxFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
-            let tipThreshold = FeeMarket.scaled(old.maxPriorityFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
+            let tipThreshold = FeeMarket.scaled(
+                old.maxPriorityFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
             if tx.maxFeePerGas <= old.maxFeePerGas || tx.maxPriorityFeePerGas <= old.maxPriorityFeePerGas
                 || tx.maxFeePerGas < feeThreshold || tx.maxPriorityFeePerGas < tipThreshold
             {
@@ -463,7 +467,9 @@ public struct Ledger: Sendable {
     ///
     /// - Throws: ``LedgerError/valueOutOfRange(_:)`` for a negative count, or when `interval` spacing would take
     ///   the last timestamp past ``maxTimestamp``.
-    public mutating func mine(blocks count: Int = 1, now: UInt64, interval: UInt64? = nil) throws(LedgerError) -> [Block] {
+    public mutating func mine(blocks count: Int = 1, now: UInt64, interval: UInt64? = nil) throws(LedgerError)
+        -> [Block]
+    {
         guard count >= 0 else { throw .valueOutOfRange("block count \(count) must not be negative") }
         if let interval, count > 1 {
             let (span, o1) = interval.multipliedReportingOverflow(by: UInt64(count - 1))

@@ -57,17 +57,20 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "insufficient funds for gas * price + value: balance \(balance), tx cost \(cost), overshot "
                 + "\(cost - WideAmount(balance))"
         case .insufficientFundsQueued(let balance, let queued, let cost):
-            return "insufficient funds for gas * price + value: balance \(balance), queued cost \(queued), tx cost \(cost), "
+            return
+                "insufficient funds for gas * price + value: balance \(balance), queued cost \(queued), tx cost \(cost), "
                 + "overshot \(queued + cost - WideAmount(balance))"
         case .insufficientFundsBumped(let balance, let queued, let bump, let negative):
             let need = negative ? queued - bump : queued + bump
             return "insufficient funds for gas * price + value: balance \(balance), queued cost \(queued), tx bumped "
                 + "\(negative ? "-" : "")\(bump), overshot \(need - WideAmount(balance))"
-        case .intrinsicGasTooLow(let gas, let needed): return "intrinsic gas too low: gas \(gas), minimum needed \(needed)"
+        case .intrinsicGasTooLow(let gas, let needed):
+            return "intrinsic gas too low: gas \(gas), minimum needed \(needed)"
         case .floorDataGasTooLow(let gas, let needed):
             return "insufficient gas for floor data gas cost: gas \(gas), minimum needed \(needed)"
         case .feeCapBelowBaseFee(let sender, let maxFee, let baseFee):
-            return "max fee per gas less than block base fee: address \(sender.checksummed), maxFeePerGas: \(maxFee), baseFee: \(baseFee)"
+            return
+                "max fee per gas less than block base fee: address \(sender.checksummed), maxFeePerGas: \(maxFee), baseFee: \(baseFee)"
         case .tipAboveFeeCap: return "max priority fee per gas higher than max fee per gas"
         case .alreadyKnown: return "already known"
         case .replacementUnderpriced: return "replacement transaction underpriced"

@@ -158,7 +158,10 @@ public struct EthereumFaucet: Sendable {
         let configuration = node.configuration
         return .object([
             ("account", .string(node.faucetAddress.checksummed)),
-            ("network", .string(configuration.chain.chainID == 11_155_111 ? "sepolia" : "chain \(configuration.chain.chainID)")),
+            (
+                "network",
+                .string(configuration.chain.chainID == 11_155_111 ? "sepolia" : "chain \(configuration.chain.chainID)")
+            ),
             ("payout", .string(Units.format(configuration.faucetAmount, decimals: 18))),
             ("symbol", .string("ETH")),
             (

@@ -53,7 +53,8 @@ extension SandnetNode {
     ///
     /// - Throws: ``NodeError/invalidRewardPercentile(_:)`` for a percentile outside 0…100 or not increasing,
     ///   ``NodeError/headerNotFound`` for a block the chain does not have.
-    public func feeHistory(count: UInt64, newest: BlockSelector, percentiles: [Double]) throws(NodeError) -> FeeHistory {
+    public func feeHistory(count: UInt64, newest: BlockSelector, percentiles: [Double]) throws(NodeError) -> FeeHistory
+    {
         for (i, pct) in percentiles.enumerated() {
             if pct < 0 || pct > 100 { throw .invalidRewardPercentile("\(pct)") }
             if i > 0 && pct <= percentiles[i - 1] {
@@ -217,7 +218,6 @@ extension SandnetNode {
 
     /// Whether the chain has the block a selector names (uncle counts answer null otherwise).
     public func hasBlock(_ selector: BlockSelector) -> Bool { withLedger { Self.resolve(selector, $0) != nil } }
-
 
     // MARK: Transactions
 

@@ -15,7 +15,9 @@ extension SandnetNode {
         }
         let head = blockNumber
         let now = clock()
-        return try filters.withLock { (registry) throws(NodeError) in try registry.install(.logs(filter), head: head, now: now) }
+        return try filters.withLock { (registry) throws(NodeError) in
+            try registry.install(.logs(filter), head: head, now: now)
+        }
     }
 
     public func newBlockFilter() throws(NodeError) -> UInt64 {
@@ -25,7 +27,8 @@ extension SandnetNode {
 
     public func newPendingTransactionFilter() throws(NodeError) -> UInt64 {
         let now = clock()
-        return try filters.withLock { (registry) throws(NodeError) in try registry.install(.pending, head: 0, now: now) }
+        return try filters.withLock { (registry) throws(NodeError) in try registry.install(.pending, head: 0, now: now)
+        }
     }
 
     /// Removes a filter; false when there was none.

@@ -50,7 +50,8 @@ public final class SandnetNode: Sendable {
     ) throws {
         self.configuration = configuration
         self.clock = clock
-        filters = Mutex(FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
+        filters = Mutex(
+            FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
         ambient = Mutex(AmbientState(configuration.ambient))
         impersonation = Mutex(Impersonation(automatic: configuration.autoImpersonate))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)

@@ -70,10 +70,11 @@ enum DevRPC {
         }
         d.register("anvil_reorg") { p in
             let depth = try p.required(0, Arg.number)
-            let requeue = try p.optional(1) { v -> Bool in
-                if let b = v.boolValue { return b }
-                return !(v.arrayValue?.isEmpty ?? true)
-            } ?? false
+            let requeue =
+                try p.optional(1) { v -> Bool in
+                    if let b = v.boolValue { return b }
+                    return !(v.arrayValue?.isEmpty ?? true)
+                } ?? false
             try node.reorg(depth: depth, requeue: requeue)
             return .null
         }

@@ -30,15 +30,18 @@ enum EthRPC {
             try p.atMost(3)
             let count = try p.required(0, Arg.number)
             let newest = try p.required(1, Arg.block)
-            let percentiles: [Double] = try p.optional(2) { v in
-                guard let list = v.arrayValue else {
-                    throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type []float64")
-                }
-                return try list.map { item in
-                    guard case .number(let n) = item, let d = Double(n) else { throw ArgumentError("invalid reward percentile") }
-                    return d
-                }
-            } ?? []
+            let percentiles: [Double] =
+                try p.optional(2) { v in
+                    guard let list = v.arrayValue else {
+                        throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type []float64")
+                    }
+                    return try list.map { item in
+                        guard case .number(let n) = item, let d = Double(n) else {
+                            throw ArgumentError("invalid reward percentile")
+                        }
+                        return d
+                    }
+                } ?? []
             return Format.feeHistory(try node.feeHistory(count: count, newest: newest, percentiles: percentiles))
         }
         registerState(node, into: &d)
@@ -74,12 +77,13 @@ enum EthRPC {
             let address = try p.required(0, Arg.address)
             // An explicit null is an empty list (Go decodes it into a nil slice); only a missing argument is refused.
             guard p.count > 1 else { throw RPCError.invalidParams("missing value for required argument 1") }
-            let texts: [String] = try p.optional(1) { v in
-                guard let list = v.arrayValue else {
-                    throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type []string")
-                }
-                return try list.map(Arg.string)
-            } ?? []
+            let texts: [String] =
+                try p.optional(1) { v in
+                    guard let list = v.arrayValue else {
+                        throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type []string")
+                    }
+                    return try list.map(Arg.string)
+                } ?? []
             // geth counts the keys before it reads them.
             guard texts.count <= SandnetNode.maxProofKeys else {
                 throw NodeError.tooManyStorageKeys(limit: SandnetNode.maxProofKeys, got: texts.count)
@@ -101,9 +105,11 @@ enum EthRPC {
             try p.atMost(2)
             let request = try p.required(0, Arg.simulation)
             let blocks = try node.simulate(request, at: try p.optional(1, Arg.block))
-            return .array(blocks.map {
-                Format.simulatedBlock($0, full: request.returnFullTransactions, traceTransfers: request.traceTransfers)
-            })
+            return .array(
+                blocks.map {
+                    Format.simulatedBlock(
+                        $0, full: request.returnFullTransactions, traceTransfers: request.traceTransfers)
+                })
         }
         d.register("eth_call") { p in
             try p.atMost(3)
@@ -145,13 +151,15 @@ enum EthRPC {
             try p.atMost(2)
             let selector = try p.required(0, Arg.block)
             let index = try p.required(1, Arg.quantity)
-            return node.transaction(inBlock: selector, index: index).map { Format.data($0.transaction.encoding) } ?? .null
+            return node.transaction(inBlock: selector, index: index).map { Format.data($0.transaction.encoding) }
+                ?? .null
         }
         d.register("eth_getRawTransactionByBlockHashAndIndex") { p in
             try p.atMost(2)
             let hash = try p.required(0, Arg.hash)
             let index = try p.required(1, Arg.quantity)
-            return node.transaction(inBlock: .hash(hash), index: index).map { Format.data($0.transaction.encoding) } ?? .null
+            return node.transaction(inBlock: .hash(hash), index: index).map { Format.data($0.transaction.encoding) }
+                ?? .null
         }
         d.register("eth_getRawTransactionByHash") { p in
             let hash = try p.required(0, Arg.hash)
@@ -175,10 +183,11 @@ enum EthRPC {
             guard let raw = p[1] else { throw RPCError.invalidParams("missing value for required argument 1") }
             // A JSON text (what most clients send) is parsed once; a JSON object is read as it arrived, with its
             // exact numbers: no printing and re-parsing under other number rules.
-            let signature = try node.signTypedData({
-                if case .string(let text) = raw { return try TypedData(json: Array(text.utf8)) }
-                return try TypedData(document: raw)
-            }, address: address)
+            let signature = try node.signTypedData(
+                {
+                    if case .string(let text) = raw { return try TypedData(json: Array(text.utf8)) }
+                    return try TypedData(document: raw)
+                }, address: address)
             return Format.data(signature)
         }
         d.register("eth_getTransactionByHash") { p in
@@ -187,7 +196,8 @@ enum EthRPC {
         }
         d.register("eth_getTransactionReceipt") { p in
             try p.atMost(1)
-            return node.receipt(hash: try p.required(0, Arg.hash)).map { Format.receipt($0.receipt, block: $0.block) } ?? .null
+            return node.receipt(hash: try p.required(0, Arg.hash)).map { Format.receipt($0.receipt, block: $0.block) }
+                ?? .null
         }
         d.register("eth_getTransactionByBlockHashAndIndex") { p in
             let hash = try p.required(0, Arg.hash)

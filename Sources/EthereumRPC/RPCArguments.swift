@@ -9,7 +9,9 @@ import JSONRPC
 /// Converters from JSON arguments, failing with geth's texts.
 enum Arg {
     static func string(_ v: JSON) throws -> String {
-        guard let s = v.stringValue else { throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type string") }
+        guard let s = v.stringValue else {
+            throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type string")
+        }
         return s
     }
 
@@ -126,7 +128,9 @@ enum Arg {
     }
 
     static func bool(_ v: JSON) throws -> Bool {
-        guard let b = v.boolValue else { throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type bool") }
+        guard let b = v.boolValue else {
+            throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type bool")
+        }
         return b
     }
 
@@ -162,7 +166,9 @@ extension TransactionRequest {
     /// zero `gas` means unset.
     init(json v: JSON) throws {
         self.init()
-        guard case .object = v else { throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type ethapi.TransactionArgs") }
+        guard case .object = v else {
+            throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type ethapi.TransactionArgs")
+        }
         from = try v["from"].flatMap { $0.isNull ? nil : try Arg.address($0) }
         to = try v["to"].flatMap { $0.isNull ? nil : try Arg.address($0) }
         gas = try v["gas"].flatMap { $0.isNull ? nil : try Arg.quantity($0) }
@@ -174,7 +180,8 @@ extension TransactionRequest {
         let input = try v["input"].flatMap { $0.isNull ? nil : try Arg.data($0) }
         let data = try v["data"].flatMap { $0.isNull ? nil : try Arg.data($0) }
         if let input, let data, input != data {
-            throw ArgumentError("both \"data\" and \"input\" are set and not equal. Please use \"input\" to pass transaction call data")
+            throw ArgumentError(
+                "both \"data\" and \"input\" are set and not equal. Please use \"input\" to pass transaction call data")
         }
         self.data = input ?? data ?? []
         nonce = try v["nonce"].flatMap { $0.isNull ? nil : try Arg.quantity($0) }
@@ -184,7 +191,9 @@ extension TransactionRequest {
             accessList = try list.map { item in
                 AccessListEntry(
                     address: try Arg.address(item["address"] ?? .null),
-                    storageKeys: try (item["storageKeys"]?.arrayValue ?? []).map { try UInt256(bigEndian: Arg.hash($0))! })
+                    storageKeys: try (item["storageKeys"]?.arrayValue ?? []).map {
+                        try UInt256(bigEndian: Arg.hash($0))!
+                    })
             }
         }
         if gasPrice != nil && (maxFeePerGas != nil || maxPriorityFeePerGas != nil) {
@@ -198,7 +207,9 @@ extension Arg {
     /// address or an array of them, `topics` an array (at most 4) of null, a topic or an array (at most 1,000) of
     /// topics and nulls.
     static func logFilter(_ v: JSON) throws -> LogFilter {
-        guard case .object = v else { throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type filters.FilterCriteria") }
+        guard case .object = v else {
+            throw ArgumentError("json: cannot unmarshal \(v.typeName) into Go value of type filters.FilterCriteria")
+        }
         var f = LogFilter(addresses: [], topics: [])
         f.blockHash = try v["blockHash"].flatMap { $0.isNull ? nil : try Arg.hash($0) }
         f.fromBlock = try v["fromBlock"].flatMap { $0.isNull ? nil : try Arg.block($0) }
@@ -209,7 +220,9 @@ extension Arg {
         switch v["address"] {
         case nil, .null?: break
         case .string?:
-            do { f.addresses = [try Arg.address(v["address"]!)] } catch { throw ArgumentError("invalid address: \(error)") }
+            do { f.addresses = [try Arg.address(v["address"]!)] } catch {
+                throw ArgumentError("invalid address: \(error)")
+            }
         case .array(let list)?:
             f.addresses.reserveCapacity(min(list.count, LogFilter.queryLimit + 1))
             for (i, item) in list.enumerated() {
@@ -225,7 +238,8 @@ extension Arg {
         case nil, .null?: topics = []
         case .array(let list)?: topics = list
         case let other?:
-            throw ArgumentError("json: cannot unmarshal \(other.typeName) into Go struct field input.topics of type []interface {}")
+            throw ArgumentError(
+                "json: cannot unmarshal \(other.typeName) into Go struct field input.topics of type []interface {}")
         }
         guard topics.count <= LogFilter.maxTopics else { throw ArgumentError("exceed max topics") }
         for topic in topics {

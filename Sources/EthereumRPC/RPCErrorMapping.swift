@@ -11,7 +11,8 @@ extension LedgerError: RPCErrorConvertible {
     /// the node's own fault (-32603).
     public var rpcError: RPCError {
         switch self {
-        case .unknownSnapshot, .invalidReorgDepth, .timestampNotAfterHead, .valueOutOfRange: return .invalidParams(message)
+        case .unknownSnapshot, .invalidReorgDepth, .timestampNotAfterHead, .valueOutOfRange:
+            return .invalidParams(message)
         case .storageFailure, .corruptDataDirectory, .dataDirectoryChainMismatch, .unsupportedDataVersion:
             return .internalError(message)
         default: return .server(message)
@@ -34,7 +35,8 @@ extension NodeError: RPCErrorConvertible {
         case .invalidTypedData(let text): return .invalidParams("invalid argument 1: \(text)")
         case .invalidStateDump(let text): return .invalidParams("invalid argument 0: \(text)")
         // geth's revertError (`internal/ethapi`): code 3, the text, the revert data as hex.
-        case .executionReverted(let message, let data): return RPCError(code: 3, message: message, data: Format.data(data))
+        case .executionReverted(let message, let data):
+            return RPCError(code: 3, message: message, data: Format.data(data))
         case .executionFailed(let text): return .server(text)
         case .unknownToken: return .invalidParams(description)
         // Limits, as providers answer them (-32005, "limit exceeded").

@@ -28,7 +28,11 @@ enum Format {
         ]
         if tx.type == 2 {
             let price: UInt256
-            if let baseFee, let tip = tx.effectiveTip(baseFee: baseFee) { price = baseFee + tip } else { price = tx.maxFeePerGas }
+            if let baseFee, let tip = tx.effectiveTip(baseFee: baseFee) {
+                price = baseFee + tip
+            } else {
+                price = tx.maxFeePerGas
+            }
             m.append(("gasPrice", q(price)))
             m.append(("maxFeePerGas", q(tx.maxFeePerGas)))
             m.append(("maxPriorityFeePerGas", q(tx.maxPriorityFeePerGas)))
@@ -45,9 +49,17 @@ enum Format {
             ("type", q(UInt64(tx.type))),
         ]
         if tx.type != 0 {
-            m.append(("accessList", .array(tx.accessList.map { entry in
-                .object([("address", address(entry.address)), ("storageKeys", .array(entry.storageKeys.map { data($0) }))])
-            })))
+            m.append(
+                (
+                    "accessList",
+                    .array(
+                        tx.accessList.map { entry in
+                            .object([
+                                ("address", address(entry.address)),
+                                ("storageKeys", .array(entry.storageKeys.map { data($0) })),
+                            ])
+                        })
+                ))
         }
         if let chainID = tx.chainID { m.append(("chainId", q(chainID))) }
         m.append(("v", q(tx.v)))
@@ -182,13 +194,17 @@ extension Format {
             ("codeHash", data(account?.codeHash ?? zero)),
             ("nonce", q(account?.nonce ?? 0)),
             ("storageHash", data(account?.storage.root ?? zero)),
-            ("storageProof", .array(zip(p.storage, keyLengths).map { slot, length in
-                .object([
-                    ("key", length == 32 ? data(slot.slot.bigEndianBytes) : q(slot.slot)),
-                    ("value", q(slot.value)),
-                    ("proof", .array(slot.proof.map { data($0) })),
-                ])
-            })),
+            (
+                "storageProof",
+                .array(
+                    zip(p.storage, keyLengths).map { slot, length in
+                        .object([
+                            ("key", length == 32 ? data(slot.slot.bigEndianBytes) : q(slot.slot)),
+                            ("value", q(slot.value)),
+                            ("proof", .array(slot.proof.map { data($0) })),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -201,12 +217,13 @@ extension Format {
     }
 
     static func accessList(_ list: [AccessListEntry]) -> JSON {
-        .array(list.map { entry in
-            .object([
-                ("address", address(entry.address)),
-                ("storageKeys", .array(entry.storageKeys.map { data($0.bigEndianBytes) })),
-            ])
-        })
+        .array(
+            list.map { entry in
+                .object([
+                    ("address", address(entry.address)),
+                    ("storageKeys", .array(entry.storageKeys.map { data($0.bigEndianBytes) })),
+                ])
+            })
     }
 
     /// An eth_simulateV1 block: the block as eth_getBlockByNumber shows it plus `calls`, each
@@ -226,8 +243,10 @@ extension Format {
                     logs += call.transfers.map { t in
                         Log(
                             address: transferLogAddress,
-                            topics: [transferTopic, [UInt8](repeating: 0, count: 12) + t.from.bytes,
-                                [UInt8](repeating: 0, count: 12) + t.to.bytes],
+                            topics: [
+                                transferTopic, [UInt8](repeating: 0, count: 12) + t.from.bytes,
+                                [UInt8](repeating: 0, count: 12) + t.to.bytes,
+                            ],
                             data: t.amount.bigEndianBytes)
                     }
                 }
@@ -277,10 +296,13 @@ extension Format {
         func map(_ m: [String: Address]) -> JSON { .object(m.keys.sorted().map { ($0, address(m[$0])) }) }
         return .object([
             ("activationTime", .number(String(c.activationTime))),
-            ("blobSchedule", .object([
-                ("target", .number(String(c.blobSchedule.target))), ("max", .number(String(c.blobSchedule.max))),
-                ("baseFeeUpdateFraction", .number(String(c.blobSchedule.baseFeeUpdateFraction))),
-            ])),
+            (
+                "blobSchedule",
+                .object([
+                    ("target", .number(String(c.blobSchedule.target))), ("max", .number(String(c.blobSchedule.max))),
+                    ("baseFeeUpdateFraction", .number(String(c.blobSchedule.baseFeeUpdateFraction))),
+                ])
+            ),
             ("chainId", q(c.chainID)), ("forkId", data(c.forkID)), ("precompiles", map(c.precompiles)),
             ("systemContracts", map(c.systemContracts)),
         ])
@@ -306,8 +328,11 @@ extension Format {
     /// The `pending` block as geth shows it (`RPCMarshalBlock`, then hash, nonce and miner set to null): the block
     /// sealed on a copy of the ledger, its transactions with their pending block and index.
     static func pendingBlock(_ pending: PendingBlock, full: Bool) -> JSON {
-        guard case .object(let members) = block(pending.block, full: full) else { preconditionFailure("a block is an object") }
-        return .object(members.map { key, value in ["hash", "nonce", "miner"].contains(key) ? (key, .null) : (key, value) })
+        guard case .object(let members) = block(pending.block, full: full) else {
+            preconditionFailure("a block is an object")
+        }
+        return .object(
+            members.map { key, value in ["hash", "nonce", "miner"].contains(key) ? (key, .null) : (key, value) })
     }
 
     static func block(_ view: BlockView, full: Bool) -> JSON {

@@ -11,11 +11,19 @@ public enum StateDump {
         let (block, accounts) = node.dumpState()
         return .object([
             ("block", Format.q(block)),
-            ("accounts", .object(accounts.map { address, a in
-                (address.lowercased, .object([
-                    ("nonce", Format.q(a.nonce)), ("balance", Format.q(a.balance)), ("code", Format.data(a.code)),
-                ]))
-            })),
+            (
+                "accounts",
+                .object(
+                    accounts.map { address, a in
+                        (
+                            address.lowercased,
+                            .object([
+                                ("nonce", Format.q(a.nonce)), ("balance", Format.q(a.balance)),
+                                ("code", Format.data(a.code)),
+                            ])
+                        )
+                    })
+            ),
         ])
     }
 

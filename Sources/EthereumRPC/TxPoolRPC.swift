@@ -28,7 +28,9 @@ enum TxPoolRPC {
         }
         d.registerParameterless("txpool_inspect") {
             grouped(node.poolContent) { tx in
-                .string("\(tx.to?.lowercased ?? "contract creation"): \(tx.value) wei + \(tx.gasLimit) gas × \(tx.maxFeePerGas) wei")
+                .string(
+                    "\(tx.to?.lowercased ?? "contract creation"): \(tx.value) wei + \(tx.gasLimit) gas × \(tx.maxFeePerGas) wei"
+                )
             }
         }
     }

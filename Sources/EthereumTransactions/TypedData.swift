@@ -46,7 +46,9 @@ public struct TypedData: Sendable, Hashable {
     ///   ``maxTypeNameLength``.
     public init(json: [UInt8]) throws(TypedDataError) {
         let document: JSON
-        do { document = try JSON.parse(json) } catch { throw TypedDataError(.invalidDocument("not valid JSON"), at: "$") }
+        do { document = try JSON.parse(json) } catch {
+            throw TypedDataError(.invalidDocument("not valid JSON"), at: "$")
+        }
         try self.init(document: document)
     }
 
@@ -55,8 +57,12 @@ public struct TypedData: Sendable, Hashable {
     ///   the limits.
     public init(document: JSON) throws(TypedDataError) {
         func field(_ name: String) throws(TypedDataError) -> JSON {
-            guard case .object = document else { throw TypedDataError(.invalidDocument("unexpected value at ''"), at: "$") }
-            guard let value = document[name] else { throw TypedDataError(.invalidDocument("missing '\(name)'"), at: "$") }
+            guard case .object = document else {
+                throw TypedDataError(.invalidDocument("unexpected value at ''"), at: "$")
+            }
+            guard let value = document[name] else {
+                throw TypedDataError(.invalidDocument("missing '\(name)'"), at: "$")
+            }
             return value
         }
         guard case .object(let typeList) = try field("types") else {
@@ -64,7 +70,8 @@ public struct TypedData: Sendable, Hashable {
         }
         guard typeList.count <= Self.maxTypes else {
             throw TypedDataError(
-                .invalidDocument("\(typeList.count) types declared, at most \(Self.maxTypes) are supported"), at: "types")
+                .invalidDocument("\(typeList.count) types declared, at most \(Self.maxTypes) are supported"),
+                at: "types")
         }
         var types: [String: [Member]] = [:]
         for (name, list) in typeList {
@@ -74,7 +81,8 @@ public struct TypedData: Sendable, Hashable {
             var members: [Member] = []
             members.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
-                guard case .string(let memberName)? = entry["name"], case .string(let memberType)? = entry["type"] else {
+                guard case .string(let memberName)? = entry["name"], case .string(let memberType)? = entry["type"]
+                else {
                     throw TypedDataError(.invalidDocument("unexpected value at 'types.\(name).\(index)'"), at: "$")
                 }
                 members.append(Member(name: memberName, type: memberType))
@@ -98,7 +106,8 @@ public struct TypedData: Sendable, Hashable {
             for member in members where member.type.utf8.count > Self.maxTypeNameLength {
                 throw TypedDataError(
                     .invalidDocument(
-                        "a member type name of \(member.type.utf8.count) bytes, at most \(Self.maxTypeNameLength) are supported"),
+                        "a member type name of \(member.type.utf8.count) bytes, at most \(Self.maxTypeNameLength) are supported"
+                    ),
                     at: "types.\(name).\(member.name)")
             }
         }

@@ -1,13 +1,13 @@
 import ByteCoding
 import DevNetwork
 import EthereumLedger
+import EthereumNode
 import EthereumTransactions
 import EthereumTypes
 import ICPLedger
 import ICPReplica
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import Synchronization
 
 /// The `rpc` target: a program of JSON-RPC calls run against a fresh in-process node (and its ICP replica)
@@ -64,7 +64,8 @@ extension FuzzHarness {
             icp.identities = 0
             icp.balance = Tokens(e8s: 0)
             let network = try DevelopmentNetwork(
-                configuration: DevelopmentNetwork.Configuration(ethereum: fuzzNodeConfiguration(), icp: icp), store: nil,
+                configuration: DevelopmentNetwork.Configuration(ethereum: fuzzNodeConfiguration(), icp: icp),
+                store: nil,
                 clock: { clock.seconds }, icpClock: { clock.nanoseconds })
             node = network.node
             dispatcher = network.dispatcher

@@ -8,7 +8,8 @@ import ICPIdentity
 public struct Agent: Sendable {
     /// Sends a POST with a CBOR body (or a GET when the body is nil) to a path such as `/api/v2/status`; returns
     /// the HTTP status and body.
-    public typealias Transport = @Sendable (_ path: String, _ body: [UInt8]?) async throws -> (status: Int, body: [UInt8])
+    public typealias Transport =
+        @Sendable (_ path: String, _ body: [UInt8]?) async throws -> (status: Int, body: [UInt8])
 
     public var identity: KeyIdentity?
     public var transport: Transport

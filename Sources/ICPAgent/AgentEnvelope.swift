@@ -33,7 +33,8 @@ public enum AgentEnvelope {
     }
 
     /// The CBOR body (self-describe tagged) and request id of `content`, signed by `identity` (nil: anonymous).
-    public static func seal(_ content: CBORValue, identity: KeyIdentity?) throws -> (requestID: [UInt8], body: [UInt8]) {
+    public static func seal(_ content: CBORValue, identity: KeyIdentity?) throws -> (requestID: [UInt8], body: [UInt8])
+    {
         let requestID = try RequestID.of(content: content)
         var envelope: [(String, CBORValue)] = [("content", content)]
         if let identity {

@@ -45,7 +45,9 @@ public struct Envelope: Sendable {
                 else { throw .badRequest(kind, "malformed delegation") }
                 var targets: [Principal]?
                 if let list = inner["targets"], !list.isNull {
-                    guard let items = list.arrayValue else { throw .badRequest(kind, "delegation targets are not an array") }
+                    guard let items = list.arrayValue else {
+                        throw .badRequest(kind, "delegation targets are not an array")
+                    }
                     var principals: [Principal] = []
                     for item in items {
                         guard let bytes = item.bytesValue, let principal = try? Principal(bytes: bytes) else {
@@ -59,7 +61,8 @@ public struct Envelope: Sendable {
                 do { hash = try RequestID.hashOfMap(inner) } catch { throw .badRequest(kind, "delegation: \(error)") }
                 delegations.append(
                     SignedDelegation(
-                        publicKey: publicKey, expiration: expiration, targets: targets, signature: signature, hash: hash))
+                        publicKey: publicKey, expiration: expiration, targets: targets, signature: signature, hash: hash
+                    ))
             }
         }
     }
@@ -90,7 +93,8 @@ public struct Envelope: Sendable {
         }
         if request.sender.isAnonymous {
             guard senderPublicKey == nil, senderSignature == nil, delegations.isEmpty else {
-                throw .invalidRequest("Invalid signature: an anonymous request must not carry a public key or signature")
+                throw .invalidRequest(
+                    "Invalid signature: an anonymous request must not carry a public key or signature")
             }
             return
         }

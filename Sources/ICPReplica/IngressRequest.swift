@@ -34,7 +34,9 @@ public struct IngressRequest: Sendable, Equatable {
             throw .badRequest(expected, "request_type is \"\(type)\", expected \"\(expected.rawValue)\"")
         }
         kind = expected
-        guard let senderBytes = content["sender"]?.bytesValue else { throw .badRequest(expected, "missing field `sender`") }
+        guard let senderBytes = content["sender"]?.bytesValue else {
+            throw .badRequest(expected, "missing field `sender`")
+        }
         do { sender = try Principal(bytes: senderBytes) } catch { throw .badRequest(expected, "sender: \(error)") }
         guard let expiry = content["ingress_expiry"]?.uint64Value else {
             throw .badRequest(expected, "missing field `ingress_expiry`")
@@ -69,7 +71,9 @@ public struct IngressRequest: Sendable, Equatable {
                 }
                 var out: [[UInt8]] = []
                 for label in labels {
-                    guard let bytes = label.bytesValue else { throw .badRequest(expected, "a path label is not a blob") }
+                    guard let bytes = label.bytesValue else {
+                        throw .badRequest(expected, "a path label is not a blob")
+                    }
                     out.append(bytes)
                 }
                 paths.append(out)

@@ -161,7 +161,9 @@ extension JSON {
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw JSONParseError(message: "invalid character after top-level value", offset: parser.index) }
+        guard parser.index == bytes.count else {
+            throw JSONParseError(message: "invalid character after top-level value", offset: parser.index)
+        }
         return value
     }
 
@@ -175,7 +177,9 @@ struct JSONParser {
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0a || bytes[index] == 0x0d || bytes[index] == 0x09 {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0a || bytes[index] == 0x0d || bytes[index] == 0x09
+        {
             index += 1
         }
     }
@@ -280,7 +284,9 @@ struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits(&self) > 0 else { throw fail("invalid number") }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)

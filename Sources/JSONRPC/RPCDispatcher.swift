@@ -42,7 +42,8 @@ public struct RPCDispatcher: Sendable {
     ///   - body: the JSON text of one request or a batch.
     ///   - overlay: methods of this connection only (a WebSocket's `eth_subscribe`), looked up before ``methods``.
     ///   - client: who sent it, for per-client limits (the faucet's per-IP cooldown).
-    public func handle(_ body: [UInt8], overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> [UInt8]? {
+    public func handle(_ body: [UInt8], overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> [UInt8]?
+    {
         let document: JSON
         do {
             document = try JSON.parse(body)
@@ -61,7 +62,8 @@ public struct RPCDispatcher: Sendable {
     }
 
     /// Handles one parsed request or batch, as ``handle(_:overlay:client:)`` handles its text.
-    public func handle(document: JSON, overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> [UInt8]? {
+    public func handle(document: JSON, overlay: [String: RPCMethod] = [:], client: RPCClient = RPCClient()) -> [UInt8]?
+    {
         switch document {
         case .array(let items):
             // geth (rpc/handler.go handleBatch): an empty batch is one error object, not an array.

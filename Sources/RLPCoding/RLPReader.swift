@@ -56,7 +56,8 @@ public struct RLPReader: Sendable {
     }
 
     @inlinable
-    static func parseHeader(_ p: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) throws(RLPDecodingError) -> Header {
+    static func parseHeader(_ p: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) throws(RLPDecodingError) -> Header
+    {
         guard start < end else { throw RLPDecodingError(.unexpectedEnd, at: start) }
         let prefix = p[start]
         let available = end - start - 1

@@ -10,7 +10,8 @@ struct SandnetCommand: AsyncParsableCommand {
         subcommands: [
             VectorsCommand.self, KeccakCommand.self, RLPCommand.self, AddressCommand.self, UnitsCommand.self,
             MnemonicCommand.self, KeystoreCommand.self, TxCommand.self, SignCommand.self, NodeCommand.self,
-            FaucetCommand.self, TokenCommand.self, CandidCommand.self, ICPCommand.self, ScenarioCommand.self, CrashWriterCommand.self,
+            FaucetCommand.self, TokenCommand.self, CandidCommand.self, ICPCommand.self, ScenarioCommand.self,
+            CrashWriterCommand.self,
         ]
     )
 

@@ -1,4 +1,5 @@
 import DevNetwork
+import EthereumNode
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -8,7 +9,6 @@ import JSONCoding
 import JSONRPC
 import Logging
 import NIOCore
-import EthereumNode
 import ProviderFaults
 import ServiceLifecycle
 import Synchronization
@@ -105,7 +105,10 @@ public final class NodeServer: Sendable {
     func buildApplication() -> some ApplicationProtocol {
         let router = Router(context: NodeRequestContext.self)
         if configuration.cors {
-            router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .contentType, .origin, .authorization], allowMethods: [.get, .post, .options]))
+            router.add(
+                middleware: CORSMiddleware(
+                    allowOrigin: .all, allowHeaders: [.accept, .contentType, .origin, .authorization],
+                    allowMethods: [.get, .post, .options]))
         }
         router.add(middleware: ProviderFaultMiddleware(controller: faults, bodyLimit: configuration.maxRequestBytes))
         let node = self.node
@@ -133,7 +136,8 @@ public final class NodeServer: Sendable {
             }
             let client = RPCClient(address: context.remoteAddress?.ipAddress)
             let out = try await executor.handle(
-                Array(buffer: body), dispatcher: dispatcher, quick: quick, overlay: WebSocketSession.httpSubscriptionMethods,
+                Array(buffer: body), dispatcher: dispatcher, quick: quick,
+                overlay: WebSocketSession.httpSubscriptionMethods,
                 client: client)
             guard let out else { return Response(status: .ok) }
             return Self.json(out, status: .ok)
@@ -293,7 +297,8 @@ struct MiningService: Service {
     func run() async throws {
         while !Task.isCancelledOrShuttingDown {
             // Interval mining, or automine's empty-block interval (the node decides whether a block is due).
-            let timed = node.miningMode != .manual
+            let timed =
+                node.miningMode != .manual
                 && (node.miningMode != .automatic || node.configuration.emptyBlockInterval != nil)
             if timed { _ = try? await executor.run { [node] in node.tick() } }
             try? await Task.sleep(for: .milliseconds(100))

@@ -1,13 +1,13 @@
 import ByteCoding
 import EthereumLedger
+import EthereumNode
+import EthereumRPC
 import Foundation
 import HummingbirdWebSocket
 import JSONCoding
 import JSONRPC
 import Logging
 import NIOCore
-import EthereumNode
-import EthereumRPC
 import Synchronization
 
 /// One WebSocket connection: JSON-RPC requests (single or batched, in text or binary frames, as geth reads both)

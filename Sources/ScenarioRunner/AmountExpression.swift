@@ -271,7 +271,8 @@ struct ExpressionParser {
                 position = save
             } else {
                 throw ExpressionError(
-                    "unknown unit '\(candidate)' (use wei, kwei, mwei, gwei, szabo, finney, ether, or ICP and e8s)", offset: unitStart
+                    "unknown unit '\(candidate)' (use wei, kwei, mwei, gwei, szabo, finney, ether, or ICP and e8s)",
+                    offset: unitStart
                 )
             }
         } else {

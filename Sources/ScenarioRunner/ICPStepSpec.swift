@@ -37,7 +37,8 @@ public struct ICPStepSpec: Sendable {
         switch kind {
         case .faucet: return (["to", "toSubaccount", "amount"], ["to"])
         case .accountID: return (["of", "subaccount", "equals"], ["of"])
-        case .transfer: return (["from", "fromSubaccount", "to", "toSubaccount", "amount"] + common, ["from", "to", "amount"])
+        case .transfer:
+            return (["from", "fromSubaccount", "to", "toSubaccount", "amount"] + common, ["from", "to", "amount"])
         case .icrc1Transfer:
             return (["from", "fromSubaccount", "to", "toSubaccount", "amount"] + common, ["from", "to", "amount"])
         case .approve:

@@ -1,5 +1,6 @@
 import DevNetwork
 import EthereumLedger
+import EthereumNode
 import EthereumRPC
 import EthereumTypes
 import Foundation
@@ -8,7 +9,6 @@ import ICPIdentity
 import ICPLedgerService
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -125,7 +125,8 @@ public final class InProcessBackend: ScenarioBackend {
         guard let replica = network.icp?.replica else { throw ICPUnavailable("\(label) has no ICP ledger") }
         switch replica.call(method: method, arg: arg, caller: identity.principal, kind: query ? .query : .update) {
         case .reply(let bytes): return .replied(bytes)
-        case .reject(let code, let message, let errorCode): return .rejected(code: code.rawValue, message: message, errorCode: errorCode)
+        case .reject(let code, let message, let errorCode):
+            return .rejected(code: code.rawValue, message: message, errorCode: errorCode)
         }
     }
 
@@ -276,7 +277,8 @@ public final class HTTPBackend: ScenarioBackend {
     /// ICP calls go to the IC HTTP interface on the same origin (Sandnet serves both on one port).
     public func icpCall(method: String, arg: [UInt8], identity: KeyIdentity, query: Bool) async throws -> AgentReply {
         let base = url
-        let agent = Agent(identity: identity, clock: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }) {
+        let clock: @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }
+        let agent = Agent(identity: identity, clock: clock) {
             [self] path, body in
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
             components?.path = path
@@ -289,7 +291,8 @@ public final class HTTPBackend: ScenarioBackend {
             }
             let (data, status) = try await send(request)
             if status == 404 || status == 405 {
-                throw ICPUnavailable("\(base.absoluteString) does not serve the IC HTTP interface (HTTP \(status) for \(path))")
+                throw ICPUnavailable(
+                    "\(base.absoluteString) does not serve the IC HTTP interface (HTTP \(status) for \(path))")
             }
             return (status, [UInt8](data))
         }

@@ -25,7 +25,8 @@ extension ScenarioBuilder {
         case "balance":
             let fields = try reader.mapping(node, what)
             try reader.allow(
-                fields, ["of", "block", "formatted", "unit", "decimals", "rounding", "since"] + operators + ["changedBy"],
+                fields,
+                ["of", "block", "formatted", "unit", "decimals", "rounding", "since"] + operators + ["changedBy"],
                 in: what)
             let account = try accountOrAddress(try reader.required(fields, "of", in: what, at: node), "\(what) of")
             let block = try fields.first { $0.key == "block" }.map { e throws(ScenarioFormatError) in
@@ -179,14 +180,16 @@ extension ScenarioBuilder {
                 throw reader.error("\(what) needs a comparison: one of \(operators.joined(separator: ", "))", at: node)
             }
             if entry.key == "icpAllowance" {
-                let spender = try template(try reader.required(fields, "spender", in: what, at: node), "\(what) spender")
+                let spender = try template(
+                    try reader.required(fields, "spender", in: what, at: node), "\(what) spender")
                 return Assertion(kind: .icpAllowance(of: of, spender: spender, checks: checks), location: location)
             }
             let subaccount = try fields.first { $0.key == "subaccount" }.map { e throws(ScenarioFormatError) in
                 try reader.unsigned(e.value, "\(what) subaccount")
             }
             if checks.contains(where: { $0.op == .changedBy }) {
-                baselines.insert(BalanceBaseline(beforeStep: since, account: of.text, icp: true, subaccount: subaccount))
+                baselines.insert(
+                    BalanceBaseline(beforeStep: since, account: of.text, icp: true, subaccount: subaccount))
             }
             return Assertion(kind: .icpBalance(of: of, subaccount: subaccount, checks: checks), location: location)
         default:
@@ -286,7 +289,8 @@ extension ScenarioBuilder {
         spec.checks = try clauses(fields, what: what, allowChange: false, since: nil)
         if spec.checks.isEmpty == (spec.error == nil) {
             throw reader.error(
-                "\(what) needs either a comparison (\(operators.joined(separator: ", "))) or 'error', not both", at: node)
+                "\(what) needs either a comparison (\(operators.joined(separator: ", "))) or 'error', not both",
+                at: node)
         }
         return spec
     }
@@ -308,7 +312,8 @@ extension ScenarioBuilder {
         func list(_ entry: YAMLReader.Entry) throws(ScenarioFormatError) -> [Node] {
             guard case .sequence(let items) = entry.value else {
                 throw reader.error(
-                    "expected a list for \(what) \(entry.key), found \(YAMLReader.describe(entry.value))", at: entry.value)
+                    "expected a list for \(what) \(entry.key), found \(YAMLReader.describe(entry.value))",
+                    at: entry.value)
             }
             return Array(items)
         }
@@ -356,7 +361,8 @@ extension ScenarioBuilder {
             var rows: [[AmountExpression]] = []
             for row in try list(r) {
                 guard case .sequence(let items) = row else {
-                    throw reader.error("expected a list per block (one amount per percentile) for \(what) reward", at: row)
+                    throw reader.error(
+                        "expected a list per block (one amount per percentile) for \(what) reward", at: row)
                 }
                 var out: [AmountExpression] = []
                 for item in items { out.append(try expression(item, "\(what) reward")) }

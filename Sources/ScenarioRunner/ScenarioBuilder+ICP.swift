@@ -8,7 +8,8 @@ extension ScenarioBuilder {
         }
         let node = entry.value
         var spec = ICPStepSpec(
-            kind: kind, caller: nil, accounts: [:], subaccounts: [:], amounts: [:], texts: [:], query: false, seconds: 0)
+            kind: kind, caller: nil, accounts: [:], subaccounts: [:], amounts: [:], texts: [:], query: false, seconds: 0
+        )
         if kind == .advanceTime {
             spec.seconds = try reader.duration(node, what)
             return spec

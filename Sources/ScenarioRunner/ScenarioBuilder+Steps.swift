@@ -240,7 +240,8 @@ extension ScenarioBuilder {
             if let c = fields.first(where: { $0.key == "cipher" }) {
                 let text = try reader.scalar(c.value, "\(what) cipher")
                 guard let value = KeystoreCipher(rawValue: text) else {
-                    throw reader.error("unknown cipher '\(text)'; expected aes-128-ctr or aes-128-cbc (web3swift)", at: c.value)
+                    throw reader.error(
+                        "unknown cipher '\(text)'; expected aes-128-ctr or aes-128-cbc (web3swift)", at: c.value)
                 }
                 cipher = value
             }
@@ -332,7 +333,8 @@ extension ScenarioBuilder {
             let text = try reader.scalar(node, what)
             if let step = names.steps[text] {
                 guard StepAction.resultFields(of: step.keyword).contains("raw") else {
-                    throw reader.error("step '\(text)' is a \(step.keyword), which keeps no signed bytes ('raw')", at: node)
+                    throw reader.error(
+                        "step '\(text)' is a \(step.keyword), which keeps no signed bytes ('raw')", at: node)
                 }
                 return .sendRaw(Template("${\(text).raw}", at: reader.location(node)))
             }

@@ -58,7 +58,9 @@ extension ScenarioExecution {
             let createdAt = try await time(spec.texts["createdAtTime"])
             let memo = try spec.texts["memo"].map { template -> UInt64 in
                 let text = try resolve(template)
-                guard let n = UInt64(text) else { throw StepFailure("memo of a legacy transfer is a nat64, found '\(text)'") }
+                guard let n = UInt64(text) else {
+                    throw StepFailure("memo of a legacy transfer is a nat64, found '\(text)'")
+                }
                 return n
             }
             let fee = try await spec.amounts["fee"].asyncMap { try await self.e8s($0, "fee") } ?? 10_000
@@ -135,8 +137,8 @@ extension ScenarioExecution {
         }
         let identity = try icpIdentity(caller)
         let answer: AgentReply
-        do { answer = try await backend.icpCall(method: method, arg: arg, identity: identity, query: query) } catch
-            let unavailable as ICPUnavailable
+        do { answer = try await backend.icpCall(method: method, arg: arg, identity: identity, query: query) } catch let
+            unavailable as ICPUnavailable
         {
             throw StepSkip(unavailable.reason)
         }
@@ -151,7 +153,8 @@ extension ScenarioExecution {
                 let function = try ledgerInterface.method(method)
                 let types = try CandidArgumentTypes(function.results, environment: ledgerInterface.environment)
                 let values = try bytes.withUnsafeBytes { try CandidDeserializer.decode($0, as: types) }
-                let text = try CandidTextCodec.decode(bytes, interface: ledgerInterface, method: method, direction: .results)
+                let text = try CandidTextCodec.decode(
+                    bytes, interface: ledgerInterface, method: method, direction: .results)
                 return (text, values)
             } catch {
                 throw StepFailure("the reply of \(method) does not decode at its .did types: \(error)")

@@ -407,7 +407,8 @@ final class ScenarioExecution {
         if let wanted = settings.gasLimit {
             let actual = try quantity(try await latestBlock()["gasLimit"], "gasLimit")
             if actual != UInt256(wanted) {
-                return "needs node.gasLimit \(wanted)\(at("gasLimit")); the latest block on \(backend.label) has \(actual)"
+                return
+                    "needs node.gasLimit \(wanted)\(at("gasLimit")); the latest block on \(backend.label) has \(actual)"
             }
         }
         if let wanted = settings.genesisBaseFee {

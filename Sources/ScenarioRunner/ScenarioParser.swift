@@ -329,7 +329,8 @@ struct ScenarioBuilder {
     /// can only use the results of steps before it)"; nil otherwise.
     func laterStep(_ name: String) -> String? {
         guard let index = allStepIDs[name], names.steps[name] == nil else { return nil }
-        return "step '\(name)' is step \(index + 1), later in the file (a step can only use the results of steps before it)"
+        return
+            "step '\(name)' is step \(index + 1), later in the file (a step can only use the results of steps before it)"
     }
 
     /// An account name (must be defined by now).

@@ -1,7 +1,7 @@
+import EthereumNode
 import Foundation
 import JSONCoding
 import JSONRPC
-import EthereumNode
 
 /// How a suite runs.
 public struct ScenarioRunOptions: Sendable {

@@ -86,10 +86,15 @@ import Testing
     /// The ledger commands refuse bad input before they touch the network: one `Error:` line, non-zero exit.
     @Test(arguments: [
         (["icp", "balance", "not-an-account"], "invalid account 'not-an-account'"),
-        (["icp", "balance", "1c7a48ba6a562aa9eaa2481a9049cdf0433b9738c992d698c31d8abf89cadc7a"], "invalid account identifier"),
+        (
+            ["icp", "balance", "1c7a48ba6a562aa9eaa2481a9049cdf0433b9738c992d698c31d8abf89cadc7a"],
+            "invalid account identifier"
+        ),
         (["icp", "balance", "2vxsx-fae", "--url", "not a url"], "invalid --url not a url"),
-        (["icp", "transfer", "--to", "2vxsx-fae", "--amount", "1.123456789", "--mnemonic", Self.abandon],
-         "--amount must be an amount of ICP with at most 8 decimals"),
+        (
+            ["icp", "transfer", "--to", "2vxsx-fae", "--amount", "1.123456789", "--mnemonic", Self.abandon],
+            "--amount must be an amount of ICP with at most 8 decimals"
+        ),
         (["icp", "transfer", "--to", "2vxsx-fae", "--amount", "1"], "exactly one of --mnemonic and --pem"),
         (["icp", "transfer", "--to", "no-such-principal", "--amount", "1", "--mnemonic", Self.abandon], "--to:"),
         (["node", "--in-memory", "--icp-balance", "lots"], "--icp-balance must be an amount of ICP"),

@@ -6,7 +6,10 @@ import Testing
 @Suite struct NodeCLITests {
     @Test(arguments: [
         (["node", "--in-memory", "--faucet-cooldown", "3x"], "invalid duration '3x'"),
-        (["node", "--in-memory", "--block-time", "1", "--no-mining"], "--block-time and --no-mining exclude each other"),
+        (
+            ["node", "--in-memory", "--block-time", "1", "--no-mining"],
+            "--block-time and --no-mining exclude each other"
+        ),
         (["node", "--in-memory", "--block-time", "0"], "--block-time must be at least 1 second"),
         (["node", "--in-memory", "--base-fee", "1.5"], "--base-fee must be a whole number of wei"),
         (["node", "--in-memory", "--faucet-amount", "1 banana"], "unknown unit 'banana'"),
@@ -49,14 +52,18 @@ import Testing
         ("not json", "--load-state"),
         (#"{"block": "0x0"}"#, "state dump has no accounts object"),
         (#"{"accounts": {"0x1234": {"balance": "0x1"}}}"#, "hex string has length 4, want 40 for common.Address"),
-        (#"{"accounts": {"0x00000000000000000000000000000000000000aa": {"balance": "lots"}}}"#, "0x00000000000000000000000000000000000000aa"),
+        (
+            #"{"accounts": {"0x00000000000000000000000000000000000000aa": {"balance": "lots"}}}"#,
+            "0x00000000000000000000000000000000000000aa"
+        ),
         (
             #"{"accounts": {"0x00000000000000000000000000000000000000aa": {"balance": "0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"}}}"#,
             "state dump balances are too large: the total supply would exceed 2^256-1 wei"
         ),
     ])
     func unloadableStateFileStopsTheNode(content: String, fragment: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-state-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sandnet-state-\(UUID().uuidString).json")
         try Data(content.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try SandnetProcess.run(["node", "--in-memory", "--port", "0", "--load-state", file.path])

@@ -5,10 +5,13 @@ struct Tokens: Codable, Equatable {
     var e8s: UInt64
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// Field and case names are the ledger's Candid names (the Codable bridge maps them by name).
 struct TimeStamp: Codable, Equatable {
     var timestamp_nanos: UInt64
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 struct TransferArgs: Codable, Equatable {
     var memo: UInt64
     var amount: Tokens
@@ -18,11 +21,13 @@ struct TransferArgs: Codable, Equatable {
     var created_at_time: TimeStamp?
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 enum TransferResult: Codable, Equatable {
     case Ok(UInt64)
     case Err(TransferError)
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 enum TransferError: Codable, Equatable {
     case BadFee(expected_fee: Tokens)
     case TxTooOld(allowed_window_nanos: UInt64)

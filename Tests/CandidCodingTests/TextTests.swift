@@ -35,10 +35,12 @@ struct TextTests {
 
     /// The published principal examples in `icp/icp_principal_account_examples.json`, both directions.
     @Test func principalVectorsFromSharedFile() throws {
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         struct Example: Decodable {
             var text: String
             var bytes_hex: String
         }
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         struct File: Decodable {
             var principal_text: [Example]
         }

@@ -99,7 +99,8 @@ final class ElementCounter: NSObject, XMLParserDelegate {
             id: "wrong-on-purpose", op: "rlp.encode", input: .object([("item", .string("0x01"))]),
             expectation: .fields(["encoded": .string("0x8101")]))
         let error = AdapterCase(
-            id: "must-fail", op: "rlp.decode", input: .object([("encoded", .string("0x8100"))]), expectation: .fields([:])
+            id: "must-fail", op: "rlp.decode", input: .object([("encoded", .string("0x8100"))]),
+            expectation: .fields([:])
         )
         let reports = try AdapterRunner.run(
             [AdapterCases.Suite(name: "rlp", cases: [wrong, error])], endpoint: NativeAdapter())

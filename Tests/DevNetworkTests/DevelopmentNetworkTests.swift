@@ -1,10 +1,10 @@
 import DevNetwork
+import EthereumNode
 import ICPIdentity
 import ICPLedger
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
-import EthereumNode
 import Synchronization
 import Testing
 

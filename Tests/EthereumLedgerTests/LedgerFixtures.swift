@@ -30,13 +30,13 @@ enum Fixtures {
         return l
     }
 
-
     static func transfer(
         from: Address, to: Address = bob, nonce: UInt64, value: UInt256 = gwei, maxFee: UInt256 = gwei * 3,
         tip: UInt256 = gwei, gas: UInt64 = 21_000, type: UInt8 = 2, chainID: UInt64? = 11_155_111,
         intrinsic: UInt64 = 21_000, floor: UInt64 = 21_000, salt: UInt64 = 0
     ) -> LedgerTransaction {
-        let seed = from.bytes + to.bytes + [UInt8(truncatingIfNeeded: nonce), UInt8(truncatingIfNeeded: nonce >> 8), type]
+        let seed =
+            from.bytes + to.bytes + [UInt8(truncatingIfNeeded: nonce), UInt8(truncatingIfNeeded: nonce >> 8), type]
             + maxFee.bigEndianBytes + tip.bigEndianBytes + value.bigEndianBytes
             + (0..<8).map { UInt8(truncatingIfNeeded: salt >> (UInt64($0) * 8)) }
         let hash = Keccak256.hash(seed)

@@ -12,13 +12,16 @@ import Testing
         #expect(ledger.blockNumber == 0)
         #expect(ledger.head.header.baseFeePerGas == Fixtures.gwei)
         #expect(ledger.head.header.transactionsRoot == PatriciaTrie.emptyRoot)
-        #expect(Hex.encode(BlockHeader.emptyOmmersHash) == "1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347")
+        #expect(
+            Hex.encode(BlockHeader.emptyOmmersHash)
+                == "1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347")
         #expect(ledger.totalSupply == Fixtures.ether * 200)
     }
 
     @Test func transferChargesExactly() throws {
         var ledger = Fixtures.ledger()
-        let tx = Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether, maxFee: Fixtures.gwei * 3, tip: Fixtures.gwei * 2)
+        let tx = Fixtures.transfer(
+            from: Fixtures.alice, nonce: 0, value: Fixtures.ether, maxFee: Fixtures.gwei * 3, tip: Fixtures.gwei * 2)
         let result = try ledger.submit(tx, now: now)
         #expect(result.minedBlocks.count == 1)
         let block = try #require(result.minedBlocks.first)
@@ -37,10 +40,12 @@ import Testing
         #expect(receipt.status)
         #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
         // Next base fee after one 21k transfer in a 60M block (reference: 875,087,500 at 1 gwei parent).
-        #expect(FeeMarket.nextBaseFee(parentBaseFee: Fixtures.gwei, parentGasUsed: 21_000, parentGasLimit: 60_000_000)
-            == UInt256(875_087_500 as UInt64))
-        #expect(FeeMarket.nextBaseFee(parentBaseFee: Fixtures.gwei, parentGasUsed: 30_000_000, parentGasLimit: 30_000_000)
-            == UInt256(1_125_000_000 as UInt64))
+        #expect(
+            FeeMarket.nextBaseFee(parentBaseFee: Fixtures.gwei, parentGasUsed: 21_000, parentGasLimit: 60_000_000)
+                == UInt256(875_087_500 as UInt64))
+        #expect(
+            FeeMarket.nextBaseFee(parentBaseFee: Fixtures.gwei, parentGasUsed: 30_000_000, parentGasLimit: 30_000_000)
+                == UInt256(1_125_000_000 as UInt64))
     }
 
     @Test func legacyTransactionPaysItsGasPrice() throws {
@@ -95,7 +100,8 @@ import Testing
     @Test func historicalBalances() throws {
         var ledger = Fixtures.ledger()
         for n in 0..<3 {
-            _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n), value: Fixtures.ether), now: now)
+            _ = try ledger.submit(
+                Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n), value: Fixtures.ether), now: now)
         }
         #expect(ledger.blockNumber == 3)
         #expect(ledger.account(Fixtures.bob, atBlock: 0).balance == Fixtures.ether * 100)
@@ -108,7 +114,9 @@ import Testing
     @Test func deterministicBlockHashes() throws {
         func run() throws -> [[UInt8]] {
             var ledger = Fixtures.ledger()
-            for n in 0..<5 { _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now) }
+            for n in 0..<5 {
+                _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: UInt64(n)), now: now)
+            }
             return (0...5).map { ledger.block(number: $0)!.hash }
         }
         #expect(try run() == run())
@@ -127,7 +135,8 @@ import Testing
     @Test func contractCreationAddress() {
         // The well-known first contract address of 0x6ac7ea33f8831ea9dcc53393aaa88b25a785dbf0.
         let sender = try! Address(parsing: "0x6ac7ea33f8831ea9dcc53393aaa88b25a785dbf0")
-        #expect(Ledger.contractAddress(sender: sender, nonce: 0).lowercased == "0xcd234a471b72ba2f1ccf0a70fcaba648a5eecd8d")
+        #expect(
+            Ledger.contractAddress(sender: sender, nonce: 0).lowercased == "0xcd234a471b72ba2f1ccf0a70fcaba648a5eecd8d")
     }
 }
 

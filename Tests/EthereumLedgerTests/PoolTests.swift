@@ -17,24 +17,38 @@ import Testing
     @Test func gethErrorTexts() throws {
         var ledger = Fixtures.ledger()
         _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 0), now: now)
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, salt: 9))
-            == "nonce too low: next nonce 1, tx nonce 0")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.carol, nonce: 0, value: Fixtures.ether))
-            == "insufficient funds for gas * price + value: balance 0, tx cost 1000063000000000000, overshot 1000063000000000000")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 20_000))
-            == "intrinsic gas too low: gas 20000, minimum needed 21000")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 22_000, intrinsic: 21_500, floor: 23_000))
-            == "insufficient gas for floor data gas cost: gas 22000, minimum needed 23000")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, maxFee: Fixtures.gwei, tip: Fixtures.gwei * 2))
-            == "max priority fee per gas higher than max fee per gas")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 70_000_000))
-            == "exceeds block gas limit")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 20_000_000))
-            == "transaction gas limit too high (cap: 16777216, tx: 20000000)")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, chainID: 1))
-            == "invalid sender: invalid chain id for signer: have 1 want 11155111")
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, tip: .zero))
-            == "transaction gas price below minimum: gas tip cap 0, minimum needed 1")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, salt: 9))
+                == "nonce too low: next nonce 1, tx nonce 0")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.carol, nonce: 0, value: Fixtures.ether))
+                == "insufficient funds for gas * price + value: balance 0, tx cost 1000063000000000000, overshot 1000063000000000000"
+        )
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 20_000))
+                == "intrinsic gas too low: gas 20000, minimum needed 21000")
+        #expect(
+            rejection(
+                &ledger,
+                Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 22_000, intrinsic: 21_500, floor: 23_000))
+                == "insufficient gas for floor data gas cost: gas 22000, minimum needed 23000")
+        #expect(
+            rejection(
+                &ledger,
+                Fixtures.transfer(from: Fixtures.alice, nonce: 1, maxFee: Fixtures.gwei, tip: Fixtures.gwei * 2))
+                == "max priority fee per gas higher than max fee per gas")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 70_000_000))
+                == "exceeds block gas limit")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, gas: 20_000_000))
+                == "transaction gas limit too high (cap: 16777216, tx: 20000000)")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, chainID: 1))
+                == "invalid sender: invalid chain id for signer: have 1 want 11155111")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, tip: .zero))
+                == "transaction gas price below minimum: gas tip cap 0, minimum needed 1")
     }
 
     /// geth 1.17's `ValidateTransactionWithState`: the sender's pending costs count (`queued cost`), a replacement
@@ -45,30 +59,41 @@ import Testing
         let first = Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 60)
         _ = try ledger.submit(first, now: now)
         let cost = "60000063000000000000"
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, value: Fixtures.ether * 50))
-            == "insufficient funds for gas * price + value: balance 100000000000000000000, queued cost \(cost), "
-            + "tx cost 50000063000000000000, overshot 10000126000000000000")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 1, value: Fixtures.ether * 50))
+                == "insufficient funds for gas * price + value: balance 100000000000000000000, queued cost \(cost), "
+                + "tx cost 50000063000000000000, overshot 10000126000000000000")
         // Replacing nonce 0 with a 101-ether transfer: the bump is the cost difference.
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 101,
-            maxFee: Fixtures.gwei * 4, tip: Fixtures.gwei * 2))
-            == "insufficient funds for gas * price + value: balance 100000000000000000000, tx cost 101000084000000000000, "
-            + "overshot 1000084000000000000")
+        #expect(
+            rejection(
+                &ledger,
+                Fixtures.transfer(
+                    from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 101,
+                    maxFee: Fixtures.gwei * 4, tip: Fixtures.gwei * 2))
+                == "insufficient funds for gas * price + value: balance 100000000000000000000, tx cost 101000084000000000000, "
+                + "overshot 1000084000000000000")
         _ = try ledger.submit(Fixtures.transfer(from: Fixtures.alice, nonce: 1, value: Fixtures.ether * 39), now: now)
         // A replacement of nonce 0 that costs 2 ether more than the original: 60 + 39 + 2 > 100.
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 62,
-            maxFee: Fixtures.gwei * 4, tip: Fixtures.gwei * 2))
-            == "insufficient funds for gas * price + value: balance 100000000000000000000, queued cost 99000126000000000000, "
-            + "tx bumped 2000021000000000000, overshot 1000147000000000000")
+        #expect(
+            rejection(
+                &ledger,
+                Fixtures.transfer(
+                    from: Fixtures.alice, nonce: 0, value: Fixtures.ether * 62,
+                    maxFee: Fixtures.gwei * 4, tip: Fixtures.gwei * 2))
+                == "insufficient funds for gas * price + value: balance 100000000000000000000, queued cost 99000126000000000000, "
+                + "tx bumped 2000021000000000000, overshot 1000147000000000000")
         // A cost above 2^256 - 1 is printed exactly (gas 21,000 x a fee cap of 2^256 - 1, plus the value).
-        #expect(rejection(&ledger, Fixtures.transfer(from: Fixtures.carol, nonce: 0, maxFee: .max, tip: Fixtures.gwei))
-            == "insufficient funds for gas * price + value: balance 0, tx cost "
-            + "2431633873983640103894990685182446064918669677978451844828609264166175723438635000, overshot "
-            + "2431633873983640103894990685182446064918669677978451844828609264166175723438635000")
+        #expect(
+            rejection(&ledger, Fixtures.transfer(from: Fixtures.carol, nonce: 0, maxFee: .max, tip: Fixtures.gwei))
+                == "insufficient funds for gas * price + value: balance 0, tx cost "
+                + "2431633873983640103894990685182446064918669677978451844828609264166175723438635000, overshot "
+                + "2431633873983640103894990685182446064918669677978451844828609264166175723438635000")
     }
 
     @Test func replacementNeedsTenPercentOnBothFees() throws {
         var ledger = Fixtures.ledger(.manual)
-        let original = Fixtures.transfer(from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 10, tip: Fixtures.gwei * 2)
+        let original = Fixtures.transfer(
+            from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 10, tip: Fixtures.gwei * 2)
         _ = try ledger.submit(original, now: now)
         #expect(rejection(&ledger, original) == "already known")
         let tooCheap = Fixtures.transfer(
@@ -115,7 +140,8 @@ import Testing
     @Test func blockOrderIsByEffectiveTip() throws {
         var ledger = Fixtures.ledger(.manual)
         let cheap = Fixtures.transfer(from: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei)
-        let rich = Fixtures.transfer(from: Fixtures.bob, to: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei * 3)
+        let rich = Fixtures.transfer(
+            from: Fixtures.bob, to: Fixtures.alice, nonce: 0, maxFee: Fixtures.gwei * 5, tip: Fixtures.gwei * 3)
         _ = try ledger.submit(cheap, now: now)
         _ = try ledger.submit(rich, now: now)
         let block = try #require(try ledger.mine(now: now).first)
@@ -141,7 +167,8 @@ import Testing
         var config = Fixtures.config
         config.poolLimitTotal = 16
         let senders = (1...17).map { Fixtures.address(UInt8($0)) }
-        var ledger = Ledger(config: config, genesis: senders.map { GenesisAccount(address: $0, balance: Fixtures.ether) })
+        var ledger = Ledger(
+            config: config, genesis: senders.map { GenesisAccount(address: $0, balance: Fixtures.ether) })
         ledger.miningMode = .manual
         let tied = senders.prefix(16).map { Fixtures.transfer(from: $0, nonce: 0) }
         for tx in tied { _ = try ledger.submit(tx, now: now) }
@@ -153,7 +180,8 @@ import Testing
 
         // A higher nonce goes before an earlier arrival.
         config.poolLimitTotal = 3
-        var small = Ledger(config: config, genesis: senders.map { GenesisAccount(address: $0, balance: Fixtures.ether) })
+        var small = Ledger(
+            config: config, genesis: senders.map { GenesisAccount(address: $0, balance: Fixtures.ether) })
         small.miningMode = .manual
         let a0 = Fixtures.transfer(from: senders[0], nonce: 0)
         let a1 = Fixtures.transfer(from: senders[0], nonce: 1)

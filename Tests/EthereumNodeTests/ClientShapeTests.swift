@@ -21,14 +21,21 @@ import Testing
                 return nil
             } catch { return error as? RPCError }
         }
-        #expect(refusal(.string("0xzz")) == RPCError(code: -32000, message: "unable to decode storage key: hex string invalid"))
-        #expect(refusal(.string("0x0x12")) == RPCError(code: -32000, message: "unable to decode storage key: hex string invalid"))
+        #expect(
+            refusal(.string("0xzz"))
+                == RPCError(code: -32000, message: "unable to decode storage key: hex string invalid"))
+        #expect(
+            refusal(.string("0x0x12"))
+                == RPCError(code: -32000, message: "unable to decode storage key: hex string invalid"))
         #expect(
             refusal(.string("0x" + String(repeating: "1", count: 66)))
-                == RPCError(code: -32000, message: "unable to decode storage key: hex string too long, want at most 32 bytes"))
+                == RPCError(
+                    code: -32000, message: "unable to decode storage key: hex string too long, want at most 32 bytes"))
         #expect(
             refusal(.number("1"))
-                == RPCError(code: -32602, message: "invalid argument 1: json: cannot unmarshal number into Go value of type string"))
+                == RPCError(
+                    code: -32602,
+                    message: "invalid argument 1: json: cannot unmarshal number into Go value of type string"))
     }
 
     /// Transaction objects carry `blockTimestamp` (execution-apis, geth): the block's timestamp, null while pending.

@@ -1,7 +1,7 @@
+import EthereumNode
 import EthereumTypes
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import Testing
 
 /// The Ethereum faucet's rules live in ``EthereumFaucet``: `sandnet_faucet` and `POST /api/claim` (its
@@ -97,7 +97,11 @@ import Testing
                                 ("WETH", "0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14"),
                                 ("LINK", "0x779877A7B0D9E8603169DdbD7836e478b4624789"),
                                 ("USDT", "0x7e57000000000000000000000000000000005D70"),
-                            ].map { .object([("symbol", .string($0.0)), ("address", .string($0.1)), ("payout", .string("1000"))]) })
+                            ].map {
+                                .object([
+                                    ("symbol", .string($0.0)), ("address", .string($0.1)), ("payout", .string("1000")),
+                                ])
+                            })
                     ),
                 ]))
     }

@@ -1,10 +1,10 @@
 import ByteCoding
+import EthereumNode
 import EthereumTransactions
 import EthereumTypes
 import JSONCoding
 import JSONRPC
 import KeyValueStorage
-import EthereumNode
 import Synchronization
 import Testing
 

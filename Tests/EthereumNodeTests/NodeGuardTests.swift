@@ -1,5 +1,6 @@
 import ByteCoding
 import EthereumLedger
+import EthereumRPC
 import EthereumTransactions
 import EthereumTypes
 import JSONCoding
@@ -7,7 +8,6 @@ import JSONRPC
 import Testing
 
 @testable import EthereumNode
-import EthereumRPC
 
 /// Client-supplied numbers and shapes that used to crash, freeze or bloat the node (issue 15): each now gets a
 /// JSON-RPC error with geth's code and wording (or one naming the limit), and the node stays consistent.
@@ -133,7 +133,8 @@ import EthereumRPC
                 ("jsonrpc", .string("2.0")), ("id", .number("7")), ("method", .string("sandnet_faucet")),
                 ("params", .array([.string(address)])),
             ])
-            return try! JSON.parse(EthereumMethods.dispatcher(node).handle(request.bytes, client: RPCClient(address: ip))!)
+            return try! JSON.parse(
+                EthereumMethods.dispatcher(node).handle(request.bytes, client: RPCClient(address: ip))!)
         }
         #expect(claim(Self.fresh, from: "10.0.0.1")["result"]?.stringValue?.count == 66)
         let sameIP = claim("0x000000000000000000000000000000000000beef", from: "10.0.0.1")

@@ -259,7 +259,8 @@ import Testing
         // As a string parameter the document escapes the JSON-RPC parser's nesting limit of 256.
         let (node, _) = try makeNode()
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        let document = "{\"types\":{\"EIP712Domain\":[]},\"primaryType\":\"EIP712Domain\",\"domain\":{},\"message\":\(deep)}"
+        let document =
+            "{\"types\":{\"EIP712Domain\":[]},\"primaryType\":\"EIP712Domain\",\"domain\":{},\"message\":\(deep)}"
         guards.expectError(
             node, "eth_signTypedData_v4", [.string(node.devAccounts[0].address.lowercased), .string(document)],
             code: -32602, message: "invalid argument 1: invalid typed data: not valid JSON")

@@ -29,8 +29,11 @@ import Testing
         let pending = try node.call("eth_getBlockByNumber", [.string("pending"), .bool(false)])
         #expect(pending["transactions"] == .array(hashes))
         #expect(try node.call("eth_getBlockTransactionCountByNumber", [.string("pending")]) == .string("0x2"))
-        #expect(try node.call("eth_getTransactionByBlockNumberAndIndex", [.string("pending"), .string("0x1")])["hash"] == hashes[1])
-        #expect(try node.call("eth_getTransactionByBlockNumberAndIndex", [.string("pending"), .string("0x2")]) == .null)
+        #expect(
+            try node.call("eth_getTransactionByBlockNumberAndIndex", [.string("pending"), .string("0x1")])["hash"]
+                == hashes[1])
+        #expect(
+            try node.call("eth_getTransactionByBlockNumberAndIndex", [.string("pending"), .string("0x2")]) == .null)
         // Real roots and size, not the head's; no hash, nonce or miner (geth's pending block).
         #expect(pending["stateRoot"] != latest["stateRoot"])
         #expect(pending["transactionsRoot"] != latest["transactionsRoot"])
@@ -62,12 +65,17 @@ import Testing
             #expect(try node.call("eth_estimateGas", [request]) == .string("0x5208"), "\(type)")
             #expect(try node.call("eth_call", [request]) == .string("0x"), "\(type)")
         }
-        let hash = try node.call("eth_sendTransaction", [.object([("from", from), ("to", to), ("type", .number("2"))])])
+        let hash = try node.call(
+            "eth_sendTransaction", [.object([("from", from), ("to", to), ("type", .number("2"))])])
         #expect(try node.call("eth_getTransactionByHash", [hash])["type"] == .string("0x2"))
         for type in [JSON.number("3"), .string("0x4"), .number("126")] {
             let request = JSON.object([("from", from), ("to", to), ("type", type)])
-            #expect(refusal(node, "eth_estimateGas", [request]) == RPCError(code: -32000, message: "transaction type not supported"))
-            #expect(refusal(node, "eth_sendTransaction", [request]) == RPCError(code: -32000, message: "transaction type not supported"))
+            #expect(
+                refusal(node, "eth_estimateGas", [request])
+                    == RPCError(code: -32000, message: "transaction type not supported"))
+            #expect(
+                refusal(node, "eth_sendTransaction", [request])
+                    == RPCError(code: -32000, message: "transaction type not supported"))
         }
     }
 
@@ -80,10 +88,13 @@ import Testing
             ("nonce", .string("0x0")), ("yParity", .string("0x0")), ("r", .string("0x1")), ("s", .string("0x1")),
         ])
         let request = JSON.object([
-            ("from", .string(node.devAccounts[0].address.lowercased)), ("to", .string(node.devAccounts[1].address.lowercased)),
+            ("from", .string(node.devAccounts[0].address.lowercased)),
+            ("to", .string(node.devAccounts[1].address.lowercased)),
             ("authorizationList", .array([authorization])),
         ])
-        #expect(refusal(node, "eth_estimateGas", [request]) == RPCError(code: -32000, message: "transaction type not supported"))
+        #expect(
+            refusal(node, "eth_estimateGas", [request])
+                == RPCError(code: -32000, message: "transaction type not supported"))
     }
 
     @Test func automineOnMinesNoEmptyBlockForQueuedTransactions() throws {

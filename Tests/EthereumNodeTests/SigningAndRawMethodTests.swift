@@ -1,6 +1,6 @@
-import EthereumTypes
 import ByteCoding
 import EthereumTransactions
+import EthereumTypes
 import JSONCoding
 import JSONRPC
 import Testing
@@ -31,27 +31,34 @@ import Testing
         #expect(tx["blockHash"] == nil && tx["from"] == nil && tx["gasPrice"] == nil)
         // Signed, not sent: the pool is empty and the nonce unchanged.
         #expect(try node.call("txpool_status", [])["pending"] == .string("0x0"))
-        #expect(try node.call("eth_getTransactionCount", [.string(from.lowercased), .string("pending")]) == .string("0x0"))
+        #expect(
+            try node.call("eth_getTransactionCount", [.string(from.lowercased), .string("pending")]) == .string("0x0"))
         #expect(throws: RPCError(code: -32000, message: "unknown account")) {
-            try node.call("eth_signTransaction", [.object([("from", .string("0x" + String(repeating: "1", count: 40)))])])
+            try node.call(
+                "eth_signTransaction", [.object([("from", .string("0x" + String(repeating: "1", count: 40)))])])
         }
     }
 
     @Test func rawTransactionByBlockAndIndex() throws {
         let (node, _) = try makeNode()
         let request = JSON.object([
-            ("from", .string(node.devAccounts[0].address.lowercased)), ("to", .string(node.devAccounts[1].address.lowercased)),
+            ("from", .string(node.devAccounts[0].address.lowercased)),
+            ("to", .string(node.devAccounts[1].address.lowercased)),
         ])
         let hash = try node.call("eth_sendTransaction", [request])
         let raw = try node.call("eth_getRawTransactionByHash", [hash])
         let block = try node.call("eth_getBlockByNumber", [.string("latest"), .bool(false)])
         #expect(try node.call("eth_getRawTransactionByBlockNumberAndIndex", [.string("0x1"), .string("0x0")]) == raw)
-        #expect(try node.call("eth_getRawTransactionByBlockNumberAndIndex", [.string("latest"), .string("0x0")]) == raw)
+        #expect(
+            try node.call("eth_getRawTransactionByBlockNumberAndIndex", [.string("latest"), .string("0x0")]) == raw)
         #expect(try node.call("eth_getRawTransactionByBlockHashAndIndex", [block["hash"]!, .string("0x0")]) == raw)
         #expect(try node.call("eth_getRawTransactionByBlockNumberAndIndex", [.string("0x1"), .string("0x1")]) == .null)
-        #expect(try node.call("eth_getRawTransactionByBlockNumberAndIndex", [.string("0x99"), .string("0x0")]) == .null)
         #expect(
-            try node.call("eth_getRawTransactionByBlockHashAndIndex", [.string("0x" + String(repeating: "ab", count: 32)), .string("0x0")])
+            try node.call("eth_getRawTransactionByBlockNumberAndIndex", [.string("0x99"), .string("0x0")]) == .null)
+        #expect(
+            try node.call(
+                "eth_getRawTransactionByBlockHashAndIndex",
+                [.string("0x" + String(repeating: "ab", count: 32)), .string("0x0")])
                 == .null)
     }
 }

@@ -4,8 +4,8 @@ import EthereumNode
 import EthereumTransactions
 import EthereumTypes
 import JSONCoding
-import KeccakHashing
 import JSONRPC
+import KeccakHashing
 import NativeContracts
 import Testing
 

@@ -27,7 +27,9 @@ import Testing
         #expect(throws: NodeError.invalidRewardPercentile("#0:50.0 >= #1:40.0")) {
             try node.feeHistory(count: 1, newest: .latest, percentiles: [50, 40])
         }
-        #expect(throws: NodeError.headerNotFound) { try node.feeHistory(count: 1, newest: .number(99), percentiles: []) }
+        #expect(throws: NodeError.headerNotFound) {
+            try node.feeHistory(count: 1, newest: .number(99), percentiles: [])
+        }
         #expect(try node.feeHistory(count: 0, newest: .latest, percentiles: [10]).gasUsedRatio.isEmpty)
     }
 
@@ -58,7 +60,8 @@ import Testing
 
     @Test func callsAndEstimatesAreChecked() throws {
         let (node, _) = try makeNode()
-        var request = TransactionRequest(from: node.devAccounts[0].address, to: node.devAccounts[1].address, data: [1, 0])
+        var request = TransactionRequest(
+            from: node.devAccounts[0].address, to: node.devAccounts[1].address, data: [1, 0])
         // EIP-7623's floor (21,000 + 10 × (1 + 4 × 1) tokens) is above the standard 21,000 + 4 + 16.
         #expect(try node.estimateGas(request) == 21_050)
         request.gas = 21_000
@@ -80,7 +83,9 @@ import Testing
         #expect(throws: NodeError.invalidBlockRange) {
             try node.newFilter(LogFilter(fromBlock: .number(2), toBlock: .number(1)))
         }
-        #expect(throws: NodeError.unknownBlock) { try node.logs(LogFilter(blockHash: [UInt8](repeating: 7, count: 32))) }
+        #expect(throws: NodeError.unknownBlock) {
+            try node.logs(LogFilter(blockHash: [UInt8](repeating: 7, count: 32)))
+        }
         let many = LogFilter(addresses: Array(repeating: node.devAccounts[0].address, count: LogFilter.queryLimit + 1))
         #expect(throws: NodeError.tooManyFilterCriteriaPerPosition) { try node.logs(many) }
         #expect(try node.logs(LogFilter()).isEmpty)

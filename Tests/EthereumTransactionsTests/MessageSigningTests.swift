@@ -1,7 +1,7 @@
 import ByteCoding
 import EthereumTransactions
-import JSONCoding
 import EthereumTypes
+import JSONCoding
 import KeccakHashing
 import Testing
 

@@ -24,7 +24,8 @@ import Testing
         let sameAccount = try AccountIdentifier(hex: "cafd0a2c27f41a851837b00f019b93e741f76e4147fe74435fb7efb836826a1c")
         let second = Transaction(
             operation: .transfer(
-                from: sameAccount, to: sameAccount, amount: Tokens(e8s: 1_000_000), fee: Tokens(e8s: 10_000), spender: nil),
+                from: sameAccount, to: sameAccount, amount: Tokens(e8s: 1_000_000), fee: Tokens(e8s: 10_000),
+                spender: nil),
             memo: 1234, createdAtTime: 1_728_037_586_000_000_000)
         #expect(Hex.encode(second.hash) == "e7fb27fc14d6439b3aceee0b88125d7f4ab902a583edfb2586ff8f32e9866f4b")
     }

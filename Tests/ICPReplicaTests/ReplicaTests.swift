@@ -41,7 +41,9 @@ final class ReplicaFixture: Sendable {
 
     var ledgerID: String { LedgerService.canisterID.text }
 
-    func queryBody(_ method: String, arg: [UInt8] = Array("DIDL\u{0}\u{0}".utf8), identity: KeyIdentity?, expiry: UInt64? = nil)
+    func queryBody(
+        _ method: String, arg: [UInt8] = Array("DIDL\u{0}\u{0}".utf8), identity: KeyIdentity?, expiry: UInt64? = nil
+    )
         throws -> [UInt8]
     {
         let sender = identity?.principal ?? .anonymous
@@ -131,7 +133,9 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
         body[body.count - 1] ^= 0x01
         let response = fixture.replica.query(effectiveCanister: fixture.ledgerID, body: body)
         #expect(response.status == 400)
-        #expect(text(response).hasPrefix("Invalid signature: Invalid basic signature: ed25519 signature could not be verified"))
+        #expect(
+            text(response).hasPrefix(
+                "Invalid signature: Invalid basic signature: ed25519 signature could not be verified"))
     }
 
     @Test func aSenderThatIsNotThePublicKeysPrincipalIsRefused() throws {
@@ -167,7 +171,8 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
                 effectiveCanister: fixture.ledgerID,
                 body: try fixture.queryBody("icrc1_fee", identity: fixture.alice, expiry: expiry))
             #expect(response.status == 400)
-            #expect(text(response).hasPrefix("Invalid request expiry: Specified ingress_expiry not within expected range"))
+            #expect(
+                text(response).hasPrefix("Invalid request expiry: Specified ingress_expiry not within expected range"))
         }
         let edge = fixture.replica.query(
             effectiveCanister: fixture.ledgerID,
@@ -206,7 +211,9 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
                 kind: .query, sender: fixture.alice.principal, canisterID: LedgerService.canisterID,
                 method: "icrc1_fee", arg: [], ingressExpiry: fixture.now + 60_000_000_000)
             let id = try RequestID.of(content: content)
-            let delegation = CBORValue.map(["pubkey": .bytes(session.publicKey.der), "expiration": .unsigned(expiration)])
+            let delegation = CBORValue.map([
+                "pubkey": .bytes(session.publicKey.der), "expiration": .unsigned(expiration),
+            ])
             let delegationSignature = try signer.sign(Envelope.delegationDomain + RequestID.hashOfMap(delegation))
             return CBOREncoder.encode(
                 .map([
@@ -288,7 +295,10 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
         let fixture = try ReplicaFixture()
         let keys = fixture.replica.configuration.keys
         let paths: [[[UInt8]]] = [
-            [Array("canister".utf8), LedgerService.canisterID.bytes, Array("metadata".utf8), Array("candid:service".utf8)],
+            [
+                Array("canister".utf8), LedgerService.canisterID.bytes, Array("metadata".utf8),
+                Array("candid:service".utf8),
+            ],
             [Array("subnet".utf8), fixture.replica.configuration.subnetID.bytes, Array("public_key".utf8)],
         ]
         let read = fixture.replica.readState(

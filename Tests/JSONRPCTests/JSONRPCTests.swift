@@ -23,7 +23,9 @@ import Testing
     }
 
     @Test func rejectsMalformed() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "1 2", "\"\u{01}\"", "tru", "[" + String(repeating: "[", count: 300)] {
+        for bad in [
+            "", "{", "[1,]", "{\"a\" 1}", "01", "1 2", "\"\u{01}\"", "tru", "[" + String(repeating: "[", count: 300),
+        ] {
             #expect(throws: JSONParseError.self, "\(bad)") { try JSON.parse(bad) }
         }
     }
@@ -52,22 +54,28 @@ import Testing
 
     @Test func errorsAndCodes() throws {
         #expect(try call("{oops")?["error"]?["code"] == .number("-32700"))
-        #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#)?["error"]?["message"]
-            == .string("the method nope does not exist/is not available"))
+        #expect(
+            try call(#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#)?["error"]?["message"]
+                == .string("the method nope does not exist/is not available"))
         #expect(try call(#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#)?["error"]?["code"] == .number("-32600"))
         #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"fail"}"#)?["error"]?["code"] == .number("-32000"))
         #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"crash"}"#)?["error"]?["code"] == .number("-32603"))
-        #expect(try call(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}"#)?["error"]?["code"] == .number("-32602"))
+        #expect(
+            try call(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}"#)?["error"]?["code"]
+                == .number("-32602"))
         #expect(try call("[]")?["error"]?["code"] == .number("-32600"))
         #expect(try call("[1,2]")?.arrayValue?.count == 2)
     }
 
     @Test func batchesAndNotifications() throws {
-        let batch = try call(#"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#)
+        let batch = try call(
+            #"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","method":"echo"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#
+        )
         #expect(batch?.arrayValue?.count == 2)
         #expect(try call(#"{"jsonrpc":"2.0","method":"echo"}"#) == nil)
         #expect(try call(#"[{"jsonrpc":"2.0","method":"echo"}]"#) == nil)
-        let big = "[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo"}"#, count: 4).joined(separator: ",") + "]"
+        let big =
+            "[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo"}"#, count: 4).joined(separator: ",") + "]"
         #expect(try call(big)?.arrayValue?.first?["error"]?["message"] == .string("batch too large"))
     }
 
@@ -80,36 +88,53 @@ import Testing
     /// geth rpc/testdata/invalid-batch-toolarge.js and invalid-batch.js, byte for byte.
     @Test func batchErrorsAsGethWritesThem() {
         let notification = #"{"jsonrpc":"2.0","method":"echo","params":["x",99]}"#
-        #expect(raw("[" + Array(repeating: notification, count: 4).joined(separator: ",") + "]")
-            == #"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}]"#)
-        let withCall = [notification, #"{"jsonrpc":"2.0","id":3,"method":"echo","params":["x",99]}"#, notification, notification]
-        #expect(raw("[" + withCall.joined(separator: ",") + "]")
-            == #"[{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"batch too large"}}]"#)
+        #expect(
+            raw("[" + Array(repeating: notification, count: 4).joined(separator: ",") + "]")
+                == #"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}]"#)
+        let withCall = [
+            notification, #"{"jsonrpc":"2.0","id":3,"method":"echo","params":["x",99]}"#, notification, notification,
+        ]
+        #expect(
+            raw("[" + withCall.joined(separator: ",") + "]")
+                == #"[{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"batch too large"}}]"#)
         #expect(raw("[]") == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"empty batch"}}"#)
         #expect(raw("[1]") == #"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]"#)
         // 0: no limit.
-        let many = "[" + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#, count: 5).joined(separator: ",") + "]"
+        let many =
+            "["
+            + Array(repeating: #"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#, count: 5).joined(
+                separator: ",") + "]"
         #expect(raw(many) { $0.batchLimit = 0 }.map { (try? JSON.parse($0))?.arrayValue?.count } == 5)
     }
 
     /// geth rpc/handler.go: once the results and errors of a batch pass the limit, every call left gets -32003.
     @Test func batchResponseSizeLimit() {
         let calls = (1...4).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"echo","params":["abcd"]}"# }
-        let text = "[" + calls[0] + "," + #"{"jsonrpc":"2.0","method":"echo"}"# + "," + calls[1...].joined(separator: ",") + ",7]"
+        let text =
+            "[" + calls[0] + "," + #"{"jsonrpc":"2.0","method":"echo"}"# + "," + calls[1...].joined(separator: ",")
+            + ",7]"
         // Each result is "abcd" with its quotes: 6 bytes. After two (12 > 10) the rest are not run.
-        #expect(raw(text) { $0.batchResponseMaxSize = 10; $0.batchLimit = 0 }
-            == #"[{"jsonrpc":"2.0","id":1,"result":"abcd"},{"jsonrpc":"2.0","id":2,"result":"abcd"},"#
-            + #"{"jsonrpc":"2.0","id":3,"error":{"code":-32003,"message":"response too large"}},"#
-            + #"{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"response too large"}},"#
-            + #"{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"response too large"}}]"#)
+        #expect(
+            raw(text) {
+                $0.batchResponseMaxSize = 10
+                $0.batchLimit = 0
+            }
+                == #"[{"jsonrpc":"2.0","id":1,"result":"abcd"},{"jsonrpc":"2.0","id":2,"result":"abcd"},"#
+                + #"{"jsonrpc":"2.0","id":3,"error":{"code":-32003,"message":"response too large"}},"#
+                + #"{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"response too large"}},"#
+                + #"{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"response too large"}}]"#)
     }
 
     @Test func overlayMethodsComeFirst() {
-        #expect(raw(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#) == #"{"jsonrpc":"2.0","id":1,"result":1}"#)
+        #expect(
+            raw(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#) == #"{"jsonrpc":"2.0","id":1,"result":1}"#)
         let overlaid = dispatcher.handle(
-            Array(#"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":2,"method":"mine"}]"#.utf8),
+            Array(
+                #"[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":2,"method":"mine"}]"#
+                    .utf8),
             overlay: ["echo": { _ in .string("overlay") }, "mine": { _ in .bool(true) }])
-        #expect(overlaid.map { String(decoding: $0, as: UTF8.self) }
-            == #"[{"jsonrpc":"2.0","id":1,"result":"overlay"},{"jsonrpc":"2.0","id":2,"result":true}]"#)
+        #expect(
+            overlaid.map { String(decoding: $0, as: UTF8.self) }
+                == #"[{"jsonrpc":"2.0","id":1,"result":"overlay"},{"jsonrpc":"2.0","id":2,"result":true}]"#)
     }
 }

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct PatriciaTrieTests {
     @Test func emptyRootConstant() {
-        #expect(Hex.encode(PatriciaTrie().rootHash) == "56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421")
+        #expect(
+            Hex.encode(PatriciaTrie().rootHash) == "56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421")
     }
 
     @Test func yellowPaperStyleExample() {

@@ -1,7 +1,7 @@
+import EthereumNode
 import Foundation
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import Testing
 
 /// Every method of the README's table over real HTTP on 127.0.0.1, with the result shape checked, and the
@@ -25,7 +25,8 @@ import Testing
         #expect(try await ok("eth_getFilterChanges", [filter]).arrayValue?.count == 1)
         let pendingFilter = try await ok("eth_newPendingTransactionFilter")
         let logFilter = try await ok("eth_newFilter", [.object([("fromBlock", .string("0x0"))])])
-        let typed = #"{"types":{"EIP712Domain":[{"name":"name","type":"string"}],"M":[{"name":"x","type":"uint256"}]},"primaryType":"M","domain":{"name":"t"},"message":{"x":"1"}}"#
+        let typed =
+            #"{"types":{"EIP712Domain":[{"name":"name","type":"string"}],"M":[{"name":"x","type":"uint256"}]},"primaryType":"M","domain":{"name":"t"},"message":{"x":"1"}}"#
         let calls: [(String, [JSON])] = [
             ("web3_clientVersion", []), ("web3_sha3", [.string("0x68656c6c6f")]), ("net_version", []),
             ("net_listening", []), ("net_peerCount", []), ("eth_chainId", []), ("eth_syncing", []),
@@ -54,7 +55,8 @@ import Testing
             ("eth_getLogs", [.object([("fromBlock", .string("0x0")), ("toBlock", .string("latest"))])]),
             ("eth_getFilterChanges", [pendingFilter]), ("eth_getFilterLogs", [logFilter]),
             ("eth_uninstallFilter", [filter]), ("txpool_status", []), ("txpool_content", []), ("txpool_inspect", []),
-            ("anvil_setBalance", [.string(dev1), .string("0x1")]), ("hardhat_setBalance", [.string(dev1), .string("0x2")]),
+            ("anvil_setBalance", [.string(dev1), .string("0x1")]),
+            ("hardhat_setBalance", [.string(dev1), .string("0x2")]),
             ("anvil_setNonce", [.string(dev1), .string("0x5")]), ("anvil_setCode", [.string(dev1), .string("0x60")]),
             ("anvil_mine", [.string("0x3")]), ("hardhat_mine", []), ("evm_mine", []),
             ("evm_snapshot", []), ("evm_increaseTime", [.string("0x10")]),
@@ -65,7 +67,9 @@ import Testing
         ]
         for (method, params) in calls { _ = try await ok(method, params) }
         let block = try await ok("eth_getBlockByNumber", [.string("0x1"), .bool(false)])
-        for field in ["totalDifficulty", "size", "sha3Uncles", "transactionsRoot", "stateRoot", "receiptsRoot", "uncles"] {
+        for field in [
+            "totalDifficulty", "size", "sha3Uncles", "transactionsRoot", "stateRoot", "receiptsRoot", "uncles",
+        ] {
             #expect(block[field] != nil, "block lacks \(field)")
         }
         let blockHash = block["hash"]!
@@ -90,16 +94,27 @@ import Testing
             let response = try await node.rpc(method, params)
             return (response["error"]?["code"], response["error"]?["message"])
         }
-        #expect(try await error("eth_getBalance", []) == (.number("-32602"), .string("missing value for required argument 0")))
-        #expect(try await error("eth_getBalance", [.string("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"), .string("latest"), .null, .null])
-            == (.number("-32602"), .string("too many arguments, want at most 2")))
+        #expect(
+            try await error("eth_getBalance", []) == (
+                .number("-32602"), .string("missing value for required argument 0")
+            ))
+        #expect(
+            try await error(
+                "eth_getBalance",
+                [.string("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"), .string("latest"), .null, .null])
+                == (.number("-32602"), .string("too many arguments, want at most 2")))
         #expect(try await error("eth_blockNumber", []).0 == nil)
-        #expect(try await error("eth_getBlockByNumber", [.string("0x01"), .bool(false)])
-            == (.number("-32602"), .string("invalid argument 0: hex number with leading zero digits")))
+        #expect(
+            try await error("eth_getBlockByNumber", [.string("0x01"), .bool(false)])
+                == (.number("-32602"), .string("invalid argument 0: hex number with leading zero digits")))
         #expect(try await error("eth_sendRawTransaction", [.string("0x03")]).0 == .number("-32000"))
-        #expect(try await error("eth_getBalance", [.number("1")]).1
-            == .string("invalid argument 0: json: cannot unmarshal number into Go value of type string"))
-        #expect(try await error("eth_feeHistory", [.string("0x1"), .string("latest"), .array([.number("50"), .number("10")])]).0
-            == .number("-32602"))
+        #expect(
+            try await error("eth_getBalance", [.number("1")]).1
+                == .string("invalid argument 0: json: cannot unmarshal number into Go value of type string"))
+        #expect(
+            try await error(
+                "eth_feeHistory", [.string("0x1"), .string("latest"), .array([.number("50"), .number("10")])]
+            ).0
+                == .number("-32602"))
     }
 }

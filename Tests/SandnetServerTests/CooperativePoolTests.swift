@@ -5,7 +5,7 @@ import Testing
 @testable import EthereumNode
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Calls into the node run on threads of their own: while the ledger lock is held (as it is while a block is sealed

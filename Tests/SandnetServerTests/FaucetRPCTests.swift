@@ -1,7 +1,7 @@
+import EthereumNode
 import Foundation
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import Testing
 
 /// `sandnet_faucet` over HTTP obeys the rules of `POST /api/claim`: the server passes the client's address, so

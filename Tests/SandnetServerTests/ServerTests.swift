@@ -1,17 +1,17 @@
 import ByteCoding
+import EthereumNode
 import EthereumTypes
 import Foundation
 import HummingbirdWSClient
 import JSONCoding
 import JSONRPC
 import Logging
-import EthereumNode
 import SandnetServer
 import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A node on a free port of 127.0.0.1, stopped when the test's task is cancelled.
@@ -28,7 +28,8 @@ struct RunningNode {
     ) async throws -> RunningNode {
         var config = NodeConfiguration()
         configure(&config)
-        let node = try clock.map { try SandnetNode(configuration: config, clock: $0) } ?? SandnetNode(configuration: config)
+        let node =
+            try clock.map { try SandnetNode(configuration: config, clock: $0) } ?? SandnetNode(configuration: config)
         var serverConfig = ServerConfiguration()
         serverConfig.port = 0
         configureServer(&serverConfig)
@@ -40,7 +41,8 @@ struct RunningNode {
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
-    func post(_ path: String = "/", body: Data, headers: [String: String] = ["Content-Type": "application/json"]) async throws
+    func post(_ path: String = "/", body: Data, headers: [String: String] = ["Content-Type": "application/json"])
+        async throws
         -> (Int, [AnyHashable: Any], Data)
     {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
@@ -53,7 +55,9 @@ struct RunningNode {
     }
 
     func rpc(_ method: String, _ params: [JSON] = []) async throws -> JSON {
-        let body = JSON.object([("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string(method)), ("params", .array(params))])
+        let body = JSON.object([
+            ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string(method)), ("params", .array(params)),
+        ])
         let (_, _, data) = try await post(body: Data(body.bytes))
         return try JSON.parse([UInt8](data))
     }
@@ -67,12 +71,14 @@ struct RunningNode {
         defer { node.stop() }
         #expect(try await node.rpc("eth_chainId")["result"] == .string("0xaa36a7"))
         #expect(try await node.rpc("nope")["error"]?["code"] == .number("-32601"))
-        #expect(try await node.rpc("eth_getBalance", [.string("0x1234")])["error"]?["message"]
-            == .string("invalid argument 0: hex string has length 4, want 40 for common.Address"))
+        #expect(
+            try await node.rpc("eth_getBalance", [.string("0x1234")])["error"]?["message"]
+                == .string("invalid argument 0: hex string has length 4, want 40 for common.Address"))
         let (status, _, data) = try await node.post(body: Data("{not json".utf8))
         #expect(status == 200)
         #expect(try JSON.parse([UInt8](data))["error"]?["code"] == .number("-32700"))
-        let batch = #"[{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"},{"jsonrpc":"2.0","id":2,"method":"net_version"}]"#
+        let batch =
+            #"[{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"},{"jsonrpc":"2.0","id":2,"method":"net_version"}]"#
         let (_, _, batchData) = try await node.post(body: Data(batch.utf8))
         #expect(try JSON.parse([UInt8](batchData)).arrayValue?.count == 2)
         let (_, _, empty) = try await node.post(body: Data(#"{"jsonrpc":"2.0","method":"eth_blockNumber"}"#.utf8))
@@ -85,7 +91,9 @@ struct RunningNode {
         let huge = Data(repeating: 0x20, count: 6 << 20)
         let (status, _, data) = try await node.post(body: huge)
         #expect(status == 413)
-        #expect(try JSON.parse([UInt8](data))["error"]?["message"] == .string("request body too large: limit is 5242880 bytes"))
+        #expect(
+            try JSON.parse([UInt8](data))["error"]?["message"]
+                == .string("request body too large: limit is 5242880 bytes"))
         // The node still serves afterwards.
         #expect(try await node.rpc("eth_chainId")["result"] == .string("0xaa36a7"))
     }
@@ -103,14 +111,19 @@ struct RunningNode {
         let receipt = try await node.rpc("eth_getTransactionReceipt", [.string(hash)])["result"]
         #expect(receipt?["status"] == .string("0x1"))
         #expect(receipt?["from"] == .string(node.node.faucetAddress.lowercased))
-        #expect(try await node.rpc("eth_getBalance", [.string(address.lowercased())])["result"] == .string("0xde0b6b3a7640000"))
+        #expect(
+            try await node.rpc("eth_getBalance", [.string(address.lowercased())])["result"]
+                == .string("0xde0b6b3a7640000"))
         let (again, headers, body) = try await node.post("/api/claim", body: Data(#"{"address":"\#(address)"}"#.utf8))
         #expect(again == 429)
         #expect(headers["Retry-After"] as? String == "3600")
-        #expect(try JSON.parse([UInt8](body))["msg"] == .string("You have exceeded the rate limit. Please wait 1h0m0s before you try again"))
+        #expect(
+            try JSON.parse([UInt8](body))["msg"]
+                == .string("You have exceeded the rate limit. Please wait 1h0m0s before you try again"))
         let (bad, _, _) = try await node.post("/api/claim", body: Data(#"{"address":"nope"}"#.utf8))
         #expect(bad == 400)
-        let (unknownField, _, _) = try await node.post("/api/claim", body: Data(#"{"address":"\#(address)","x":1}"#.utf8))
+        let (unknownField, _, _) = try await node.post(
+            "/api/claim", body: Data(#"{"address":"\#(address)","x":1}"#.utf8))
         #expect(unknownField == 400)
     }
 
@@ -133,8 +146,10 @@ struct RunningNode {
             group.addTask {
                 let result = Mutex<String?>(nil)
                 let logger = Logger(label: "test")
-                _ = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(node.port)/", logger: logger) { inbound, outbound, _ in
-                    try await outbound.write(.text(#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#))
+                _ = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(node.port)/", logger: logger) {
+                    inbound, outbound, _ in
+                    try await outbound.write(
+                        .text(#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#))
                     var iterator = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                     guard case .text(let ack)? = try await iterator.next() else { return }
                     #expect(ack.contains("\"result\":\"0x"))

@@ -1,7 +1,7 @@
+import EthereumNode
 import Foundation
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import SandnetServer
 import Testing
 

@@ -1,6 +1,6 @@
+import EthereumNode
 import JSONCoding
 import JSONRPC
-import EthereumNode
 import ScenarioRunner
 import Testing
 

@@ -31,12 +31,15 @@ import Testing
         ),
         Case(
             label: "token transfer without a recipient",
-            yaml: "accounts:\n  alice: random\nsteps:\n  - token: {action: transfer, token: USDC, from: alice, amount: 1}\n",
+            yaml:
+                "accounts:\n  alice: random\nsteps:\n  - token: {action: transfer, token: USDC, from: alice, amount: 1}\n",
             error: "bad.yaml:4:12: step 1 token transfer needs 'to'"),
         Case(
             label: "unknown token action",
-            yaml: "accounts:\n  alice: random\nsteps:\n  - token: {action: mint, token: USDC, from: alice, amount: 1}\n",
-            error: "bad.yaml:4:12: unknown token action 'mint'; expected one of: transfer, approve, transferFrom, permit"),
+            yaml:
+                "accounts:\n  alice: random\nsteps:\n  - token: {action: mint, token: USDC, from: alice, amount: 1}\n",
+            error:
+                "bad.yaml:4:12: unknown token action 'mint'; expected one of: transfer, approve, transferFrom, permit"),
         Case(
             label: "two actions", yaml: "steps:\n  - mine: 1\n    automine: true\n",
             error: "bad.yaml:3:5: step 1 has two actions ('mine' and 'automine'); put each in its own step"),
@@ -134,7 +137,8 @@ import Testing
         Case(
             label: "unknown subscription", yaml: "steps:\n  - id: s\n    subscribe: syncing\n",
             error:
-                "bad.yaml:3:16: unknown subscription 'syncing'; expected one of: newHeads, newPendingTransactions, logs"),
+                "bad.yaml:3:16: unknown subscription 'syncing'; expected one of: newHeads, newPendingTransactions, logs"
+        ),
         Case(
             label: "filter on newHeads", yaml: "steps:\n  - id: s\n    subscribe: {to: newHeads, address: USDC}\n",
             error: "bad.yaml:3:31: 'address' filters logs; a newHeads subscription takes none"),

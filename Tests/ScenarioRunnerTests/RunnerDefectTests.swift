@@ -93,7 +93,10 @@ import Testing
 
     @Test func shortenedKeyGetsASuggestion() {
         let error = loadError("accounts:\n  a: random\nsteps:\n  - send: {from: a, maxPriorityFee: 1 gwei}\n")
-        #expect(error?.hasPrefix("bad.yaml:4:21: unknown key 'maxPriorityFee' in step 1 send (did you mean 'maxPriorityFeePerGas'?)") == true, "\(error ?? "")")
+        #expect(
+            error?.hasPrefix(
+                "bad.yaml:4:21: unknown key 'maxPriorityFee' in step 1 send (did you mean 'maxPriorityFeePerGas'?)")
+                == true, "\(error ?? "")")
     }
 
     @Test func referenceToALaterStepSaysSo() {
@@ -212,7 +215,8 @@ import Testing
             try ScenarioParser.parse(yaml: other, file: "other.yaml"), options: ScenarioRunOptions(), shared: shared)
         #expect(skipped.status == .skipped)
         #expect(
-            skipped.message == "needs node.gasLimit 30000000 (other.yaml:2:3); the latest block on in-process has 60000000")
+            skipped.message
+                == "needs node.gasLimit 30000000 (other.yaml:2:3); the latest block on in-process has 60000000")
     }
 }
 

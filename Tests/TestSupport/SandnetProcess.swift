@@ -19,7 +19,9 @@ public enum SandnetProcess {
         return URL(fileURLWithPath: TestVectors.packageRoot + "/.build/debug/sandnet")
     }
 
-    public static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> Result {
+    public static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -37,7 +39,8 @@ public enum SandnetProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

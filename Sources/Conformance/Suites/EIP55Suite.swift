@@ -12,7 +12,8 @@ public struct EIP55Suite: VectorSuite {
             let file = try store.json("eip55/eip55_checksum_examples.json")
             for (index, test) in (file["cases"]?.arrayValue ?? []).enumerated() {
                 let id = "\(test["category"]?.stringValue ?? "case") #\(index)"
-                guard let lower = test["input_lowercase"]?.stringValue, let expected = test["checksummed"]?.stringValue else {
+                guard let lower = test["input_lowercase"]?.stringValue, let expected = test["checksummed"]?.stringValue
+                else {
                     report.fail(id, input: test.compactText, expected: "input_lowercase/checksummed", actual: "missing")
                     continue
                 }

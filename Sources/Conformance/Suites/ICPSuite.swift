@@ -72,7 +72,9 @@ public struct ICPSuite: VectorSuite {
                 continue
             }
             do {
-                let subaccount = try test["subaccount_hex"]?.stringValue.map { try Subaccount(bytes: try Hex.decode($0)) }
+                let subaccount = try test["subaccount_hex"]?.stringValue.map {
+                    try Subaccount(bytes: try Hex.decode($0))
+                }
                 let built = Account(owner: try Principal(text: owner), subaccount: subaccount)
                 let parsed = try Account(text: text)
                 let expected = "\(owner) \(Hex.encode((subaccount ?? .default).bytes)) \(text)"
@@ -90,7 +92,8 @@ public struct ICPSuite: VectorSuite {
         }
         for (index, test) in cases.enumerated() {
             let id = "icp_account_identifier #\(index)"
-            guard let principalText = test["principal"]?.stringValue, let bytesHex = test["principal_bytes_hex"]?.stringValue,
+            guard let principalText = test["principal"]?.stringValue,
+                let bytesHex = test["principal_bytes_hex"]?.stringValue,
                 let expected = test["account_identifier_hex"]?.stringValue
             else {
                 report.fail(id, input: test.compactText, expected: "fields", actual: "missing")
@@ -102,7 +105,9 @@ public struct ICPSuite: VectorSuite {
                     report.fail(id, input: principalText, expected: bytesHex, actual: Hex.encode(principal.bytes))
                     continue
                 }
-                var subaccount = try test["subaccount_hex"]?.stringValue.map { try Subaccount(bytes: try Hex.decode($0)) }
+                var subaccount = try test["subaccount_hex"]?.stringValue.map {
+                    try Subaccount(bytes: try Hex.decode($0))
+                }
                 if let number = test["subaccount_id"], case .number(let digits) = number, let index = UInt64(digits) {
                     // ic-py's integer subaccounts must give the same bytes.
                     guard Subaccount(index: index) == subaccount else {

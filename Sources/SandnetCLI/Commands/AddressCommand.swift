@@ -31,7 +31,8 @@ struct AddressCommand: ParsableCommand {
             do { bytes = try Hex.decode(key) } catch { throw CLIError("invalid hex: \(error)") }
             let publicKey: [UInt8]
             do {
-                publicKey = bytes.count == 32
+                publicKey =
+                    bytes.count == 32
                     ? try Secp256k1.publicKey(of: bytes)
                     : try Secp256k1.normalize(publicKey: bytes, compressed: false)
             } catch {

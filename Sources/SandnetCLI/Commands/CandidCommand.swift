@@ -79,9 +79,10 @@ struct CandidCommand: ParsableCommand {
             do {
                 if let interface = try interfaceOptions.interface() {
                     guard let method = interfaceOptions.method else { throw CLIError("--did needs --method") }
-                    print(try CandidTextCodec.decode(
-                        bytes, interface: interface, method: method,
-                        direction: interfaceOptions.results ? .results : .arguments))
+                    print(
+                        try CandidTextCodec.decode(
+                            bytes, interface: interface, method: method,
+                            direction: interfaceOptions.results ? .results : .arguments))
                 } else {
                     print(try CandidTextCodec.decode(bytes, types: types))
                 }

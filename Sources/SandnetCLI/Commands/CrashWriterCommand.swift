@@ -40,7 +40,8 @@ struct CrashWriterCommand: ParsableCommand {
         for _ in 0..<blocks {
             let nonce = owner.ledger.account(sender).nonce
             // Several recipients per block so each batch carries several account records.
-            let to = Address(Keccak256.hash([UInt8(truncatingIfNeeded: nonce), UInt8(truncatingIfNeeded: nonce >> 8)])[12...])!
+            let to = Address(
+                Keccak256.hash([UInt8(truncatingIfNeeded: nonce), UInt8(truncatingIfNeeded: nonce >> 8)])[12...])!
             do {
                 let tx = LedgerTransaction(
                     try Self.sign(nonce: nonce, to: to, value: UInt256(nonce + 1), key: key), sender: sender)

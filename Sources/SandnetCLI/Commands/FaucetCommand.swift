@@ -1,8 +1,9 @@
 import ArgumentParser
 import EthereumTypes
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct FaucetCommand: AsyncParsableCommand {

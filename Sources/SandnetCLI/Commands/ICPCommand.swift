@@ -7,7 +7,8 @@ import ICPIdentity
 /// `sandnet icp …`: Internet Computer principals and account identifiers.
 struct ICPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "icp", abstract: "Internet Computer principals, account identifiers, and the ICP ledger of a running node.",
+        commandName: "icp",
+        abstract: "Internet Computer principals, account identifiers, and the ICP ledger of a running node.",
         subcommands: [
             PrincipalCommand.self, AccountIDCommand.self, ICPBalanceCommand.self, ICPTransferCommand.self,
         ])

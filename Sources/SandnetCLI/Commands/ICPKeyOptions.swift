@@ -14,12 +14,16 @@ struct ICPKeyOptions: ParsableArguments {
     @Option(help: "BIP-32 path for --mnemonic (default m/44'/223'/0'/0/0).")
     var path: String?
 
-    @Option(help: ArgumentHelp("PEM file with the private key (Ed25519 or secp256k1, as dfx writes it).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("PEM file with the private key (Ed25519 or secp256k1, as dfx writes it).", valueName: "file")
+    )
     var pem: String?
 
     func validate(required: Bool) throws {
         if mnemonic != nil && pem != nil { throw ValidationError("give only one of --mnemonic and --pem") }
-        if required && mnemonic == nil && pem == nil { throw ValidationError("give exactly one of --mnemonic and --pem") }
+        if required && mnemonic == nil && pem == nil {
+            throw ValidationError("give exactly one of --mnemonic and --pem")
+        }
         if path != nil && mnemonic == nil { throw ValidationError("--path goes with --mnemonic") }
     }
 
@@ -28,7 +32,9 @@ struct ICPKeyOptions: ParsableArguments {
         if let mnemonic {
             let sentence: String
             if mnemonic == "-" {
-                guard let line = readLine(strippingNewline: true) else { throw CLIError("no mnemonic on standard input") }
+                guard let line = readLine(strippingNewline: true) else {
+                    throw CLIError("no mnemonic on standard input")
+                }
                 sentence = line
             } else {
                 sentence = mnemonic

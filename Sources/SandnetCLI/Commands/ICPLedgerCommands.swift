@@ -22,7 +22,8 @@ struct ICPLedgerClient {
         do { interface = try CandidInterface(parsing: LedgerService.candidInterface) } catch {
             throw CLIError("the ledger interface does not parse: \(error)")
         }
-        agent = Agent(identity: identity, clock: { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }) {
+        let clock: @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1_000_000_000) }
+        agent = Agent(identity: identity, clock: clock) {
             path, body in
             var request = URLRequest(url: base.appendingPathComponent(path))
             request.timeoutInterval = 15
@@ -56,7 +57,9 @@ struct ICPLedgerClient {
         switch reply {
         case .replied(let bytes):
             do {
-                return (try CandidTextCodec.decode(bytes, interface: interface, method: method, direction: .results), bytes)
+                return (
+                    try CandidTextCodec.decode(bytes, interface: interface, method: method, direction: .results), bytes
+                )
             } catch {
                 throw CLIError("the reply of \(method) does not decode: \(error)")
             }

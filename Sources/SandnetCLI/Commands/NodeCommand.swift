@@ -3,6 +3,8 @@ import ArgumentParser
 import ByteCoding
 import DevNetwork
 import EthereumLedger
+import EthereumNode
+import EthereumRPC
 import EthereumTypes
 import Foundation
 import ICPIdentity
@@ -12,10 +14,8 @@ import JSONCoding
 import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
-import ProviderFaults
 import Logging
-import EthereumNode
-import EthereumRPC
+import ProviderFaults
 import SandnetServer
 
 struct NodeCommand: AsyncParsableCommand {
@@ -86,7 +86,8 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "Largest JSON-RPC batch (geth's --rpc.batch-request-limit); 0: no limit.")
     var batchLimit = 1_000
 
-    @Option(help: "Largest total size of a batch's results, in bytes (geth's --rpc.batch-response-max-size); 0: no limit.")
+    @Option(
+        help: "Largest total size of a batch's results, in bytes (geth's --rpc.batch-response-max-size); 0: no limit.")
     var batchResponseMaxSize = 25_000_000
 
     @Option(help: "Open connections (HTTP and WebSocket) at most; one more is answered 503 and closed.")
@@ -98,7 +99,10 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "Seconds before an idle HTTP keep-alive connection is closed.")
     var idleTimeout = 120.0
 
-    @Option(help: "Per WebSocket connection: replies queued before the node stops reading it, and notifications queued before it is closed (1008).")
+    @Option(
+        help:
+            "Per WebSocket connection: replies queued before the node stops reading it, and notifications queued before it is closed (1008)."
+    )
     var wsQueueLimit = 10_000
 
     @Flag(help: "Serve POST /debug/echo (the load tests' baseline route).")
@@ -133,7 +137,8 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "With automine, a block every N seconds when nothing else was mined (Sepolia's slot: 12); 0: none.")
     var emptyBlockInterval: UInt64 = 12
 
-    @Flag(help: "eth_sendTransaction from any address without its key, as Anvil's --auto-impersonate (dev methods only).")
+    @Flag(
+        help: "eth_sendTransaction from any address without its key, as Anvil's --auto-impersonate (dev methods only).")
     var autoImpersonate = false
 
     @Option(help: "Seed of the other users' traffic (the same seed and profile replay the same transactions).")
@@ -223,7 +228,9 @@ struct NodeCommand: AsyncParsableCommand {
         }
         let node = network.node
         if let loadState {
-            guard let data = FileManager.default.contents(atPath: loadState) else { throw CLIError("cannot read \(loadState)") }
+            guard let data = FileManager.default.contents(atPath: loadState) else {
+                throw CLIError("cannot read \(loadState)")
+            }
             // Through anvil_loadState, so the file gets exactly the checks a client's dump gets; a refusal stops the
             // node before it binds (it used to be dropped, leaving a node without the state it was asked to load).
             let reply = network.dispatcher.handle(
@@ -239,10 +246,13 @@ struct NodeCommand: AsyncParsableCommand {
         if let chainConditions {
             // Through the RPC method, so the flag gets exactly its checks and messages.
             let json: JSON
-            do { json = try JSON.parse(chainConditions) } catch { throw CLIError("--chain-conditions: not JSON: \(error)") }
+            do { json = try JSON.parse(chainConditions) } catch {
+                throw CLIError("--chain-conditions: not JSON: \(error)")
+            }
             let reply = network.dispatcher.handle(
                 request: JSON.object([
-                    ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("sandnet_setChainConditions")),
+                    ("jsonrpc", .string("2.0")), ("id", .number("1")),
+                    ("method", .string("sandnet_setChainConditions")),
                     ("params", .array([json])),
                 ]))
             guard reply?["result"] == .bool(true) else {
@@ -269,7 +279,8 @@ struct NodeCommand: AsyncParsableCommand {
             guard let bound = await app.waitUntilListening(), !silent else { return }
             print(
                 StartupBanner.render(
-                    node: node, icp: network.icp?.identities ?? [], icpEnabled: network.icp != nil, host: host, port: bound,
+                    node: node, icp: network.icp?.identities ?? [], icpEnabled: network.icp != nil, host: host,
+                    port: bound,
                     dataDir: inMemory ? nil : dataDir, json: jsonLog))
             fflush(nil)
         }
@@ -294,7 +305,9 @@ struct NodeCommand: AsyncParsableCommand {
         var bytes = Array(text.utf8)
         if text.hasPrefix("@") {
             let path = String(text.dropFirst())
-            guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("--faults: cannot read \(path)") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CLIError("--faults: cannot read \(path)")
+            }
             bytes = [UInt8](data)
         }
         do {
@@ -343,13 +356,26 @@ enum StartupBanner {
                 ("faucetUrl", .string(url + "/faucet")), ("faucetAccount", .string(node.faucetAddress.checksummed)),
                 ("dataDir", dataDir.map { .string($0) } ?? .null),
                 ("icpLedger", icpEnabled ? .string(LedgerService.canisterID.text) : .null),
-                ("icpIdentities", .array(icp.map { .object([
-                    ("principal", .string($0.principal.text)),
-                    ("accountId", .string(AccountIdentifier(principal: $0.principal).hex)),
-                ]) })),
-                ("accounts", .array(node.devAccounts.map { .object([
-                    ("address", .string($0.address.checksummed)), ("privateKey", .string(Hex.encodePrefixed($0.privateKey))),
-                ]) })),
+                (
+                    "icpIdentities",
+                    .array(
+                        icp.map {
+                            .object([
+                                ("principal", .string($0.principal.text)),
+                                ("accountId", .string(AccountIdentifier(principal: $0.principal).hex)),
+                            ])
+                        })
+                ),
+                (
+                    "accounts",
+                    .array(
+                        node.devAccounts.map {
+                            .object([
+                                ("address", .string($0.address.checksummed)),
+                                ("privateKey", .string(Hex.encodePrefixed($0.privateKey))),
+                            ])
+                        })
+                ),
             ]).serialized
         }
         var lines = [
@@ -367,12 +393,14 @@ enum StartupBanner {
         }
         if icpEnabled {
             lines += [
-                "", "ICP ledger    \(LedgerService.canisterID.text) on the IC HTTP interface at \(url) (fetch the root key;",
+                "",
+                "ICP ledger    \(LedgerService.canisterID.text) on the IC HTTP interface at \(url) (fetch the root key;",
                 "              certificates are not BLS-signed). Faucet: POST \(url)/api/icp/claim {\"account\": \"…\"}",
                 "ICP dev identities (secp256k1, m/44'/223'/0'/0/i of the mnemonic)",
             ]
             for (i, identity) in icp.enumerated() {
-                lines.append("(\(i)) \(identity.principal.text)  \(AccountIdentifier(principal: identity.principal).hex)")
+                lines.append(
+                    "(\(i)) \(identity.principal.text)  \(AccountIdentifier(principal: identity.principal).hex)")
             }
         }
         lines.append("")
@@ -385,7 +413,8 @@ enum StartupBanner {
 enum ICPAmount {
     static func parse(_ text: String, flag: String) throws -> UInt64 {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = UInt64(parts[0]), parts.count == 1 || (parts[1].count <= 8 && parts[1].allSatisfy(\.isNumber))
+        guard parts.count <= 2, let whole = UInt64(parts[0]),
+            parts.count == 1 || (parts[1].count <= 8 && parts[1].allSatisfy(\.isNumber))
         else { throw CLIError("\(flag) must be an amount of ICP with at most 8 decimals, e.g. 100 or 0.5") }
         let fraction = parts.count == 2 ? UInt64(parts[1].padding(toLength: 8, withPad: "0", startingAt: 0)) ?? 0 : 0
         let (scaled, overflow) = whole.multipliedReportingOverflow(by: 100_000_000)

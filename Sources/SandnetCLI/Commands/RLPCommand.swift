@@ -37,7 +37,8 @@ struct RLPCommand: ParsableCommand {
                 return .bytes(Array(s.utf8))
             case .number(let n):
                 guard let v = UInt256(decimal: n) else {
-                    throw CLIError("\(path): \(n) is not a non-negative integer below 2^256 (use 0x hex for big values)")
+                    throw CLIError(
+                        "\(path): \(n) is not a non-negative integer below 2^256 (use 0x hex for big values)")
                 }
                 return .bytes(v.minimalBigEndianBytes)
             case .array(let a):

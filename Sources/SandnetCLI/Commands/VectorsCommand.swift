@@ -170,7 +170,9 @@ enum VectorReportTable {
             lines.append("\(r.suite): \(r.skipped) skipped")
             var reasons: [String: Int] = [:]
             for s in r.skips { reasons[s.reason, default: 0] += 1 }
-            for (reason, count) in reasons.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) { lines.append("  \(count)× \(reason)") }
+            for (reason, count) in reasons.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+                lines.append("  \(count)× \(reason)")
+            }
         }
         return lines.joined(separator: "\n")
     }
