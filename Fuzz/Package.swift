@@ -2,6 +2,7 @@
 // libFuzzer targets for Sandnet's decoders, in their own package so that `--sanitize=fuzzer` builds never touch
 // the main package's other products (see ../shared/reference/toolchain.md §4). One executable serves every target
 // (`--target=NAME`), so a fuzzing run needs one release link. Run: `Fuzz/run.sh TARGET SECONDS`.
+// SandnetFuzzHarnesses is declared by ../Package.swift only when SANDNET_FUZZ_HARNESSES=1 (run.sh sets it).
 import PackageDescription
 
 let package = Package(

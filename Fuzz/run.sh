@@ -53,6 +53,8 @@ BIN="$FUZZ_DIR/$SCRATCH/release/SandnetFuzz"
 # or it takes the trap before libFuzzer and no crash file is written (toolchain.md §4).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export SWIFT_BACKTRACE=enable=no
+# The main package declares its SandnetFuzzHarnesses product only for this build (Package.swift, fuzzing block).
+export SANDNET_FUZZ_HARNESSES=1
 
 build() {
     local start=$SECONDS
