@@ -85,11 +85,14 @@ public struct EthereumFaucet: Sendable {
         }
     }
 
-    /// The payout of one token claim: ``NodeConfiguration/faucetTokenAmount`` whole tokens.
+    /// The payout of one token claim: ``NodeConfiguration/faucetTokenAmount`` whole tokens, at the scale of the
+    /// token's default holdings (``DefaultTokenAmounts``).
     public func tokenPayout(_ token: TokenDefinition) -> UInt256 {
-        var unit = UInt256(1)
-        for _ in 0..<token.decimals { unit = unit * 10 }
-        return UInt256(node.configuration.faucetTokenAmount) * unit
+        // The token as configured (holders without the defaults the node added at genesis).
+        let configured = node.configuration.chain.nativeContracts.token(at: token.address) ?? token
+        let amounts = DefaultTokenAmounts(
+            token: configured, devAccounts: node.devAccounts.count, configuration: node.configuration)
+        return amounts?.payout ?? .zero
     }
 
     /// A token claim: a real `transfer` from the faucet's reserve (its genesis holding) in a real receipt.

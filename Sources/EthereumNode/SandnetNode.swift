@@ -80,19 +80,23 @@ public final class SandnetNode: Sendable {
             }
             supply = sum
         }
-        // Every native token: the dev accounts' and the faucet's genesis holdings (whole tokens × 10^decimals).
+        // Every native token: the dev accounts' and the faucet's genesis holdings (whole tokens × 10^decimals, shrunk
+        // by a power of ten where that passes 2^256-1: DefaultTokenAmounts).
         var chainConfig = configuration.chain
         var tokens = chainConfig.nativeContracts.tokens
         for i in tokens.indices {
-            var unit = UInt256(1)
-            for _ in 0..<tokens[i].decimals { unit = unit * 10 }
-            for account in dev where configuration.devTokenBalance > 0 {
-                tokens[i].holders.append(
-                    .init(holder: account.address, amount: UInt256(configuration.devTokenBalance) * unit))
+            guard
+                let amounts = DefaultTokenAmounts(
+                    token: tokens[i], devAccounts: dev.count, configuration: configuration)
+            else {
+                throw LedgerError.valueOutOfRange(
+                    "token \(tokens[i].symbol): its holders and the default holdings total more than 2^256-1 units")
             }
-            if configuration.faucetTokenReserve > 0 {
-                tokens[i].holders.append(
-                    .init(holder: faucet.ethereumAddress, amount: UInt256(configuration.faucetTokenReserve) * unit))
+            for account in dev where !amounts.dev.isZero {
+                tokens[i].holders.append(.init(holder: account.address, amount: amounts.dev))
+            }
+            if !amounts.faucet.isZero {
+                tokens[i].holders.append(.init(holder: faucet.ethereumAddress, amount: amounts.faucet))
             }
         }
         if let problem = NativeContractRegistry.validate(tokens) { throw LedgerError.valueOutOfRange(problem) }

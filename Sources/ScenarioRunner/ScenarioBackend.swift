@@ -156,7 +156,9 @@ public final class InProcessBackend: ScenarioBackend {
     }
 
     public func advanceTime(seconds: UInt64) async throws {
-        clock.advance(seconds)
+        guard clock.advance(seconds) else {
+            throw BackendError("advancing the clock \(seconds) s passes 2^64-1 seconds since the epoch")
+        }
     }
 
     /// The result of a JSON-RPC response, or its error thrown as ``RPCError``.
@@ -182,7 +184,14 @@ final class ManualClock: Sendable {
 
     var now: UInt64 { value.withLock { $0 } }
 
-    func advance(_ seconds: UInt64) { value.withLock { $0 += seconds } }
+    /// Moves the clock `seconds` forward; false (and unmoved) when that passes 2^64-1.
+    func advance(_ seconds: UInt64) -> Bool {
+        value.withLock {
+            let (later, overflow) = $0.addingReportingOverflow(seconds)
+            if !overflow { $0 = later }
+            return !overflow
+        }
+    }
 }
 
 /// Any JSON-RPC endpoint over HTTP: another Sandnet, Anvil, Hardhat, geth.

@@ -285,19 +285,22 @@ extension ScenarioExecution {
         }
         let rest = text.dropFirst(3)
         guard let sign = rest.first else { return now }
-        let amount = rest.dropFirst()
-        let units: [Character: UInt64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        var digits = Substring(amount)
-        var factor: UInt64 = 1
-        if let last = amount.last, let unit = units[last] {
-            digits = amount.dropLast()
-            factor = unit
-        }
-        guard sign == "+" || sign == "-", let n = UInt64(digits) else {
+        let seconds: UInt64
+        do throws(QuantityError) {
+            guard sign == "+" || sign == "-" else { throw QuantityError.invalidDuration(String(rest)) }
+            seconds = try QuantityParser.seconds(String(rest.dropFirst()))
+        } catch .invalidDuration {
             throw StepFailure("'\(text)' is not a time: use now, now+25h, now-90s or nanoseconds since the epoch")
+        } catch {
+            throw StepFailure("'\(text)': \(error)")
         }
-        let delta = n * factor * 1_000_000_000
-        return sign == "+" ? now + delta : (now > delta ? now - delta : 0)
+        // Checked although the duration limit (100 years) keeps both in range: nanoseconds in 64 bits end in 2554.
+        let (delta, o1) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (later, o2) = now.addingReportingOverflow(delta)
+        guard !o1, !o2 || sign == "-" else {
+            throw StepFailure("'\(text)' is later than 2^64-1 nanoseconds since the epoch (the year 2554)")
+        }
+        return sign == "+" ? later : (now > delta ? now - delta : 0)
     }
 
     /// A memo given as `0x…` hex bytes or as text (UTF-8).

@@ -165,22 +165,19 @@ struct YAMLReader {
         return value.magnitude
     }
 
-    /// A duration: seconds, or a number with s, m, h or d ("90s", "30m", "24h", "2d").
+    /// A duration: seconds, or numbers with s, m, h or d ("90s", "30m", "24h", "2d", "1h30m"), at most
+    /// ``QuantityParser/maxDurationSeconds`` (the parser `sandnet`'s flags use too).
     func duration(_ node: Node, _ what: String) throws(ScenarioFormatError) -> UInt64 {
         let text = try scalar(node, what).trimming(" ")
-        let units: [Character: UInt64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        var digits = text
-        var factor: UInt64 = 1
-        if let last = text.last, let f = units[last] {
-            digits = String(text.dropLast())
-            factor = f
-        }
-        guard let n = UInt64(digits), n <= UInt64.max / factor else {
+        do throws(QuantityError) {
+            return try QuantityParser.seconds(text)
+        } catch .invalidDuration {
             throw error(
-                "expected a duration for \(what) (seconds, or 90s, 30m, 24h, 2d), found \(Self.describe(node))",
+                "expected a duration for \(what) (seconds, or 90s, 30m, 24h, 2d, 1h30m), found \(Self.describe(node))",
                 at: node)
+        } catch {
+            throw self.error("\(what): \(error)", at: node)
         }
-        return n * factor
     }
 
     /// The node as JSON: plain integers and booleans as JSON numbers and booleans, everything else as strings.

@@ -181,13 +181,9 @@ struct NodeCommand: AsyncParsableCommand {
         config.chain.genesisTimestamp = UInt64(Date().timeIntervalSince1970)
         config.mnemonic = mnemonic
         config.accountCount = accounts
-        do {
-            config.accountBalance = try Units.parse(balance, defaultUnit: "ether")
-            config.faucetAmount = try Units.parse(faucetAmount, defaultUnit: "ether")
-        } catch {
-            throw CLIError("\(error)")
-        }
-        config.faucetCooldown = try Self.parseDuration(faucetCooldown)
+        config.accountBalance = try Self.amount(balance, flag: "--balance")
+        config.faucetAmount = try Self.amount(faucetAmount, flag: "--faucet-amount")
+        config.faucetCooldown = try Self.parseDuration(faucetCooldown, flag: "--faucet-cooldown")
         config.chain.nativeContracts = try tokenOptions.registry()
         config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
         config.allowUnprotectedTransactions = allowUnprotectedTxs
@@ -319,28 +315,16 @@ struct NodeCommand: AsyncParsableCommand {
         }
     }
 
-    /// "24h", "30m", "90s", "1d", "1h30m" or plain seconds.
-    static func parseDuration(_ text: String) throws -> UInt64 {
-        if let seconds = UInt64(text) { return seconds }
-        var total: UInt64 = 0
-        var number = ""
-        for c in text {
-            if c.isNumber {
-                number.append(c)
-                continue
-            }
-            guard let n = UInt64(number) else { throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)") }
-            switch c {
-            case "d": total += n * 86_400
-            case "h": total += n * 3_600
-            case "m": total += n * 60
-            case "s": total += n
-            default: throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)")
-            }
-            number = ""
+    /// "24h", "30m", "90s", "1d", "1h30m" or plain seconds, at most ``QuantityParser/maxDurationSeconds``.
+    static func parseDuration(_ text: String, flag: String) throws -> UInt64 {
+        do { return try QuantityParser.seconds(text) } catch { throw CLIError("\(flag): \(error)") }
+    }
+
+    /// "1.5 ether", "20 gwei" or a number of ether, at most 2^256-1 wei.
+    static func amount(_ text: String, flag: String) throws -> UInt256 {
+        do { return try QuantityParser.amount(text, defaultUnit: "ether") } catch {
+            throw CLIError("\(flag): \(error)")
         }
-        guard number.isEmpty else { throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)") }
-        return total
     }
 }
 
@@ -412,13 +396,15 @@ enum StartupBanner {
 /// Decimal ICP amounts on the command line ("10000", "0.5") as e8s.
 enum ICPAmount {
     static func parse(_ text: String, flag: String) throws -> UInt64 {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = UInt64(parts[0]),
-            parts.count == 1 || (parts[1].count <= 8 && parts[1].allSatisfy(\.isNumber))
-        else { throw CLIError("\(flag) must be an amount of ICP with at most 8 decimals, e.g. 100 or 0.5") }
-        let fraction = parts.count == 2 ? UInt64(parts[1].padding(toLength: 8, withPad: "0", startingAt: 0)) ?? 0 : 0
-        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 100_000_000)
-        guard !overflow, scaled <= UInt64.max - fraction else { throw CLIError("\(flag) is too large") }
-        return scaled + fraction
+        let e8s: UInt256
+        do throws(QuantityError) {
+            e8s = try QuantityParser.amount(text, decimals: 8, limit: UInt256(UInt64.max))
+        } catch .invalidAmount {
+            throw CLIError("\(flag) must be an amount of ICP with at most 8 decimals, e.g. 100 or 0.5")
+        } catch {
+            throw CLIError("\(flag): \(error)")
+        }
+        guard let value = e8s.uint64Value else { throw CLIError("\(flag): more than 2^64-1 e8s") }
+        return value
     }
 }
