@@ -207,14 +207,15 @@ extension ScenarioExecution {
         }
         let divisor = Units.powerOfTen(unitDecimals - decimals)
         let (quotient, cut) = wei.quotientAndRemainder(dividingBy: divisor)
-        let twice = cut * UInt256(2)
+        // cut against what is left to the next step, not 2 × cut: at 77 decimals 2 × cut can pass 2^256-1.
+        let rest = divisor - cut
         let odd = !quotient.quotientAndRemainder(dividingBy: UInt256(2)).remainder.isZero
         let roundUp: Bool
         switch formatted.rounding {
         case .down: roundUp = false
         case .up: roundUp = !cut.isZero
-        case .halfUp: roundUp = twice >= divisor
-        case .halfEven: roundUp = twice > divisor || (twice == divisor && odd)
+        case .halfUp: roundUp = cut >= rest
+        case .halfEven: roundUp = cut > rest || (cut == rest && odd)
         }
         let kept = roundUp ? quotient + UInt256(1) : quotient
         return Units.format(kept, decimals: decimals)

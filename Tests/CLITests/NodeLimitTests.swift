@@ -31,6 +31,11 @@ import Testing
             "--faucet-amount: amount '1\(String(repeating: "0", count: 80)) ether' is larger than the limit of 2^256-1 base units"
         ),
         (["--balance", "1.5 banana"], "--balance: invalid amount '1.5 banana': unknown unit 'banana'"),
+        (["--port", "70000"], "--port must be between 0 and 65535"),
+        (["--port=-1"], "--port must be between 0 and 65535"),
+        (["--max-request-bytes", "0"], "--max-request-bytes must be at least 1"),
+        (["--block-time", "18446744073709551615"], "--block-time must be at most one year (31536000 seconds)"),
+        (["--empty-block-interval", "31536001"], "--empty-block-interval must be at most one year (31536000 seconds)"),
     ])
     func flagsOverALimitNameIt(flags: [String], message: String) throws {
         let r = try SandnetProcess.run(["node", "--in-memory", "--port", "0"] + flags)

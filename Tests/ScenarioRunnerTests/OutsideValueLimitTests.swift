@@ -1,3 +1,5 @@
+import EthereumNode
+import JSONCoding
 import ScenarioRunner
 import Testing
 
@@ -47,5 +49,28 @@ import Testing
             result.failureReport.contains(
                 "duration '\(time.dropFirst(4))' is longer than the limit of 3155760000 seconds (100 years)"),
             "\(result.failureReport)")
+    }
+
+    /// A balance shown with 77 decimals rounded to whole units: 2 × the cut-off part passed 2^256-1 and trapped (the
+    /// balance is the node's: 9 × 10^76 wei here, set through anvil_setBalance).
+    @Test(arguments: [("halfUp", "1"), ("halfEven", "1"), ("down", "0")])
+    func roundingAtSeventySevenDecimals(rounding: String, shown: String) async throws {
+        let shared = try InProcessBackend(configuration: NodeConfiguration())
+        _ = try await shared.call(
+            "anvil_setBalance",
+            [
+                .string("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"),
+                .string("0xc6fa31df9e61c35d428a5a0b2b8e75453322d57cfe3d90000000000000000000"),
+            ])
+        let yaml = """
+            accounts:
+              alice: {dev: 0}
+            steps:
+              - check:
+                  - balance: {of: alice, formatted: "\(shown)", unit: "77", decimals: 0, rounding: \(rounding)}
+            """
+        let result = await ScenarioSuite.run(
+            try ScenarioParser.parse(yaml: yaml, file: "round.yaml"), options: ScenarioRunOptions(), shared: shared)
+        #expect(result.status == .passed, "\(result.failureReport)")
     }
 }

@@ -159,10 +159,20 @@ struct NodeCommand: AsyncParsableCommand {
     func validate() throws {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
+        // The limit of interval mining by RPC (evm_setIntervalMining), for the flags too.
+        if let blockTime, blockTime > Ledger.maxMiningInterval {
+            throw ValidationError("--block-time must be at most one year (31536000 seconds)")
+        }
+        if emptyBlockInterval > Ledger.maxMiningInterval {
+            throw ValidationError("--empty-block-interval must be at most one year (31536000 seconds)")
+        }
         if accounts < 0 || accounts > 10_000 { throw ValidationError("--accounts must be between 0 and 10000") }
         if batchLimit < 0 { throw ValidationError("--batch-limit must be 0 (no limit) or more") }
         if batchResponseMaxSize < 0 { throw ValidationError("--batch-response-max-size must be 0 (no limit) or more") }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        // A port above 65535 was bound modulo 65536 (70000 listened on 4464); no request fits in 0 bytes.
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
+        if maxRequestBytes < 1 { throw ValidationError("--max-request-bytes must be at least 1") }
         for (flag, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)] {
             guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw ValidationError("\(flag) must be between 0 and 86400 seconds (more than 0)")

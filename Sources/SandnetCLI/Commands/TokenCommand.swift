@@ -109,9 +109,15 @@ struct TokenCommand: AsyncParsableCommand {
             else {
                 throw CLIError("the node's pending block has no base fee")
             }
+            // Values the node sent: 2 × base fee + tip checked (a node answering near 2^256 trapped here).
+            let (double, o1) = baseFee.multipliedReportingOverflow(by: UInt256(2))
+            let (maxFee, o2) = double.addingReportingOverflow(tip)
+            guard !o1, !o2 else {
+                throw CLIError("the node's base fee \(baseFee) and tip \(tip): 2 × base fee + tip exceeds 2^256-1 wei")
+            }
             let signed = try Transaction.dynamicFee(
                 DynamicFeeTransaction(
-                    chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: baseFee * 2 + tip,
+                    chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee,
                     gas: gas,
                     to: t.address, value: .zero, data: data)
             ).signed(privateKey: privateKey)
@@ -206,6 +212,10 @@ struct TokenClient {
                 let address = try? Address(parsing: text)
             else { continue }
             let decimals = try await uint(address, "decimals()")
+            // What the node says: more than 77 decimals does not fit in uint256 (and trapped converting to Int).
+            guard let places = decimals.uint64Value, places <= 77 else {
+                throw CLIError("the node says \(symbol) has \(decimals) decimals; at most 77 fit in uint256")
+            }
             let nameData = try await rpc(
                 "eth_call",
                 [
@@ -218,7 +228,7 @@ struct TokenClient {
                 (try? ERC20ReturnValue.decodeString(try Hex.decode(String((nameData.stringValue ?? "0x").dropFirst(2)))))
                 ?? symbol
             out.append(
-                ListedToken(symbol: symbol, address: address, name: name, decimals: Int(decimals.uint64Value ?? 18)))
+                ListedToken(symbol: symbol, address: address, name: name, decimals: Int(places)))
         }
         guard !out.isEmpty else { throw CLIError("the node at \(url.absoluteString) lists no native tokens") }
         return out
