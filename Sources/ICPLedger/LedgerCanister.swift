@@ -22,23 +22,23 @@ public struct LedgerCanister: Sendable, Equatable {
     /// The smallest `created_at_time` in ``recentTransactions``.
     var oldestRecent: TimestampNanos?
 
-    /// Whose allowance on whose account: the key of an approval.
-    public struct ApprovalKey: Hashable, Sendable {
-        public var from: AccountIdentifier
-        public var spender: AccountIdentifier
+    /// Whose allowance on whose account: the key of an approval (for the ledger's storage).
+    package struct ApprovalKey: Hashable, Sendable {
+        package var from: AccountIdentifier
+        package var spender: AccountIdentifier
 
-        public init(from: AccountIdentifier, spender: AccountIdentifier) {
+        package init(from: AccountIdentifier, spender: AccountIdentifier) {
             self.from = from
             self.spender = spender
         }
     }
 
     /// An approval as the ledger keeps it (expired ones stay until they are replaced or used up).
-    public struct StoredApproval: Hashable, Sendable {
-        public var amount: UInt64
-        public var expiresAt: TimestampNanos?
+    package struct StoredApproval: Hashable, Sendable {
+        package var amount: UInt64
+        package var expiresAt: TimestampNanos?
 
-        public init(amount: UInt64, expiresAt: TimestampNanos?) {
+        package init(amount: UInt64, expiresAt: TimestampNanos?) {
             self.amount = amount
             self.expiresAt = expiresAt
         }
@@ -67,7 +67,7 @@ public struct LedgerCanister: Sendable, Equatable {
 
     /// A ledger read back from storage: `blocks` (already checked to chain), the balances, approvals and total
     /// supply they left; the tip and the deduplication index are rebuilt from the blocks as of `now`.
-    public init(
+    package init(
         configuration: LedgerConfiguration, blocks: [Block], balances: [AccountIdentifier: UInt64],
         approvals: [ApprovalKey: StoredApproval], totalSupply: UInt64, now: TimestampNanos
     ) {

@@ -13,9 +13,9 @@ public struct LedgerChanges: Sendable, Equatable {
     /// The hash of the last block appended.
     public internal(set) var tipHash: [UInt8]?
     /// Balances the blocks changed, as they are after them (0: the account is gone).
-    public internal(set) var balances: [AccountIdentifier: UInt64] = [:]
+    package internal(set) var balances: [AccountIdentifier: UInt64] = [:]
     /// Approvals the blocks changed, as they are after them (nil: the approval is gone).
-    public internal(set) var approvals: [LedgerCanister.ApprovalKey: LedgerCanister.StoredApproval?] = [:]
+    package internal(set) var approvals: [LedgerCanister.ApprovalKey: LedgerCanister.StoredApproval?] = [:]
     /// The total supply after the blocks.
     public internal(set) var totalSupply: UInt64
     /// The ledger time of the call (deduplication entries older than the window are dropped on commit).
