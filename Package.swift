@@ -149,7 +149,8 @@ let package = Package(
         .target(
             name: "SandnetServer",
             dependencies: [
-                "DevNetwork", "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica",
+                "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger",
+                "ICPReplica",
                 "ICPRPC", "ProviderFaults",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -14,7 +14,7 @@ extension SandnetNode {
         -> AccessListResult
     {
         try withLedger { chain in
-            let number = try Self.stateBlock(block, chain)
+            let number = try NodeChain.stateBlock(block, chain)
             try checkCall(request, chain)
             let from = request.from ?? .zero
             let nonce = request.nonce ?? chain.account(from, atBlock: number).nonce

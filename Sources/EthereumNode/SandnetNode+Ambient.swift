@@ -74,23 +74,25 @@ extension SandnetNode {
     /// charged as the generator drew it), the pool's executable transactions by tip, and an empty block when
     /// there are none. Runs in the miner's turn, so a submission in automine never interleaves.
     func mineTimerBlock(now: UInt64) throws -> [Block] {
-        try minerTurn.withLock { _ in try mineWithTraffic(now: now, timer: true, spacing: nil) }
+        try miner.turn { turn in try mineWithTraffic(now: now, timer: true, spacing: nil, &turn) }
     }
 
     /// anvil_mine under a fee profile other than `dev`: each block with other users' transactions for it.
     func mineWithTraffic(blocks count: Int, now: UInt64, interval: UInt64?) throws -> [Block] {
-        try minerTurn.withLock { _ in
+        try miner.turn { turn in
             var mined: [Block] = []
             for i in 0..<count {
-                mined += try mineWithTraffic(now: now, timer: false, spacing: i > 0 ? interval : nil)
+                mined += try mineWithTraffic(now: now, timer: false, spacing: i > 0 ? interval : nil, &turn)
             }
             return mined
         }
     }
 
-    /// One block with traffic (the caller holds ``minerTurn``): when `timer`, only if one is due; `spacing` puts
-    /// it that many seconds after the head.
-    private func mineWithTraffic(now: UInt64, timer: Bool, spacing: UInt64?) throws -> [Block] {
+    /// One block with traffic, in the miner's `turn`: when `timer`, only if one is due; `spacing` puts it that many
+    /// seconds after the head.
+    private func mineWithTraffic(now: UInt64, timer: Bool, spacing: UInt64?, _ turn: inout Miner.Turn) throws
+        -> [Block]
+    {
         let plan = try withLedger { chain throws -> (ChainHead, [AmbientTransaction], [Address: UInt64], MiningMode)? in
             if timer { guard timerBlockDue(chain, now: now) else { return nil } }
             if let spacing { try chain.setNextTimestamp(chain.head.header.timestamp + spacing) }
@@ -169,7 +171,7 @@ extension SandnetNode {
             if timer, case .interval = mode { return try chain.mineDue(now: now) }
             return try chain.mine(blocks: 1, now: now)
         }
-        publish(blocks)
+        turn.sealed(blocks)
         return blocks
     }
 

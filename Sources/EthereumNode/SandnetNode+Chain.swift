@@ -8,9 +8,9 @@ extension SandnetNode {
     // MARK: Chain
 
     /// The chain id now (``setChainID(_:)`` changes it).
-    public var chainID: UInt64 { ledger.withLock { $0.ledger.config.chainID } }
+    public var chainID: UInt64 { withLedger { $0.config.chainID } }
     /// The coinbase of the next block (``setCoinbase(_:)`` changes it).
-    public var coinbase: Address { ledger.withLock { $0.ledger.config.coinbase } }
+    public var coinbase: Address { withLedger { $0.config.coinbase } }
 
     public var blockNumber: UInt64 { withLedger { $0.blockNumber } }
 
@@ -62,7 +62,7 @@ extension SandnetNode {
             }
         }
         return try withLedger { (chain) throws(NodeError) -> FeeHistory in
-            guard let last = Self.resolve(newest, chain) else { throw .headerNotFound }
+            guard let last = NodeChain.resolve(newest, chain) else { throw .headerNotFound }
             let blocks = min(count, 1_024, last + 1)
             guard blocks > 0 else {
                 return FeeHistory(oldestBlock: 0, baseFeePerGas: [], gasUsedRatio: [], reward: nil)
@@ -105,7 +105,7 @@ extension SandnetNode {
     /// The account at a block; `pending` reads the pending state (the executable pool applied to the head).
     func account(_ address: Address, at block: BlockSelector?, _ chain: Ledger) throws(NodeError) -> Account {
         if case .pending? = block { return chain.pendingState(now: clock()).ledger.account(address) }
-        return chain.account(address, atBlock: try Self.stateBlock(block, chain))
+        return chain.account(address, atBlock: try NodeChain.stateBlock(block, chain))
     }
 
     /// The nonce of `address` at a block; `pending` is the pool's next nonce (geth's `GetPoolNonce`: the sender's
@@ -113,7 +113,7 @@ extension SandnetNode {
     public func transactionCount(of address: Address, at block: BlockSelector? = nil) throws(NodeError) -> UInt64 {
         try withLedger { (chain) throws(NodeError) in
             if case .pending? = block { return chain.pendingNonce(address) }
-            return chain.account(address, atBlock: try Self.stateBlock(block, chain)).nonce
+            return chain.account(address, atBlock: try NodeChain.stateBlock(block, chain)).nonce
         }
     }
 
@@ -125,7 +125,7 @@ extension SandnetNode {
     /// only what `anvil_setStorageAt` wrote).
     public func storage(at address: Address, key: [UInt8], block: BlockSelector? = nil) throws(NodeError) -> [UInt8] {
         try withLedger { (chain) throws(NodeError) in
-            let number = try Self.stateBlock(block, chain)
+            let number = try NodeChain.stateBlock(block, chain)
             return chain.storage(address, slot: UInt256(bigEndian: key) ?? .zero, atBlock: number).bigEndianBytes
         }
     }
@@ -135,7 +135,7 @@ extension SandnetNode {
     /// throws ``NodeError/executionReverted(message:data:)``.
     public func call(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> [UInt8] {
         try withLedger { chain in
-            let number = try Self.stateBlock(block, chain)
+            let number = try NodeChain.stateBlock(block, chain)
             try checkCall(request, chain)
             let outcome = chain.call(Self.callRequest(request), atBlock: number)
             switch outcome.failure {
@@ -200,7 +200,7 @@ extension SandnetNode {
     public func block(_ selector: BlockSelector) -> BlockView? {
         withLedger { chain in
             if case .pending = selector { return .pending(PendingBlock(block: chain.pendingState(now: clock()).block)) }
-            guard let n = Self.resolve(selector, chain), let block = chain.block(number: n) else { return nil }
+            guard let n = NodeChain.resolve(selector, chain), let block = chain.block(number: n) else { return nil }
             return .sealed(block)
         }
     }
@@ -211,13 +211,13 @@ extension SandnetNode {
     public func transactionCount(inBlock selector: BlockSelector) -> Int? {
         withLedger { chain in
             if case .pending = selector { return chain.pendingState(now: clock()).block.transactions.count }
-            guard let n = Self.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
+            guard let n = NodeChain.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
             return b.transactions.count
         }
     }
 
     /// Whether the chain has the block a selector names (uncle counts answer null otherwise).
-    public func hasBlock(_ selector: BlockSelector) -> Bool { withLedger { Self.resolve(selector, $0) != nil } }
+    public func hasBlock(_ selector: BlockSelector) -> Bool { withLedger { NodeChain.resolve(selector, $0) != nil } }
 
     // MARK: Transactions
 
@@ -239,7 +239,7 @@ extension SandnetNode {
             } else if case .pending = selector {
                 block = chain.pendingState(now: clock()).block
             } else {
-                block = Self.resolve(selector, chain).flatMap { chain.block(number: $0) }
+                block = NodeChain.resolve(selector, chain).flatMap { chain.block(number: $0) }
             }
             guard let block, index < block.transactions.count else { return nil }
             return TransactionLookup(transaction: block.transactions[Int(index)], block: block, index: Int(index))
@@ -257,73 +257,16 @@ extension SandnetNode {
                 let block = chain.pendingState(now: clock()).block
                 return (block.receipts, block)
             }
-            guard let n = Self.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
+            guard let n = NodeChain.resolve(selector, chain), let b = chain.block(number: n) else { return nil }
             return (b.receipts, b)
         }
     }
 
     // MARK: Logs
 
-    /// The longest block range eth_getLogs scans (Alchemy's and Infura's 100,000 blocks / -32005).
-    public static let maxLogRange: UInt64 = 100_000
-
     /// The logs matching `filter`, in chain order.
     public func logs(_ filter: LogFilter) throws(NodeError) -> [LogEntry] {
         guard !filter.exceedsQueryLimit else { throw .tooManyFilterCriteriaPerPosition }
-        return try withLedger { (chain) throws(NodeError) in try Self.logs(filter, chain) }
-    }
-
-    static func logs(_ filter: LogFilter, _ chain: Ledger) throws(NodeError) -> [LogEntry] {
-        var blocks: [Block] = []
-        if let hash = filter.blockHash {
-            guard let b = chain.block(hash: hash) else { throw .unknownBlock }
-            blocks = [b]
-        } else {
-            let head = chain.blockNumber
-            let from = rangeEnd(filter.fromBlock, chain) ?? head
-            let to = rangeEnd(filter.toBlock, chain) ?? head
-            guard from <= to else { throw .invalidBlockRange }
-            guard to <= head else { throw .blockRangeBeyondHead }
-            guard to - from <= maxLogRange else { throw .blockRangeTooLarge(limit: maxLogRange) }
-            blocks = (from...to).compactMap { chain.block(number: $0) }
-        }
-        var out: [LogEntry] = []
-        for block in blocks {
-            for receipt in block.receipts {
-                for (i, log) in receipt.logs.enumerated() where filter.matches(log) {
-                    out.append(LogEntry(log: log, receipt: receipt, block: block, index: i))
-                }
-            }
-        }
-        return out
-    }
-
-    // MARK: Selectors
-
-    /// One end of a log query's range: a number as given (it may lie past the head), a tag or hash resolved.
-    static func rangeEnd(_ selector: BlockSelector?, _ chain: Ledger) -> UInt64? {
-        guard let selector else { return nil }
-        if case .number(let n) = selector { return n }
-        return resolve(selector, chain)
-    }
-
-    /// Resolves a block selector to a number; nil when the chain has no such block.
-    static func resolve(_ selector: BlockSelector, _ chain: Ledger) -> UInt64? {
-        switch selector {
-        case .latest, .pending: return chain.blockNumber
-        case .earliest: return 0
-        case .safe: return chain.blockNumber >= 32 ? chain.blockNumber - 32 : 0
-        case .finalized: return chain.blockNumber >= 64 ? chain.blockNumber - 64 : 0
-        case .number(let n): return n <= chain.blockNumber ? n : nil
-        case .hash(let h): return chain.block(hash: h)?.number
-        }
-    }
-
-    /// The block a state read looks at: nil for the head (and `pending`), else its number; geth's
-    /// "header not found" for a block the chain does not have.
-    static func stateBlock(_ selector: BlockSelector?, _ chain: Ledger) throws(NodeError) -> UInt64? {
-        if case .pending? = selector { return nil }
-        guard let n = resolve(selector ?? .latest, chain) else { throw .headerNotFound }
-        return n == chain.blockNumber ? nil : n
+        return try withLedger { (chain) throws(NodeError) in try NodeChain.logs(filter, chain) }
     }
 }

@@ -81,7 +81,7 @@ extension SandnetNode {
             state.held.removeAll { $0.release <= head }
             return due
         }
-        for tx in due { _ = try? submit(tx) }
+        for tx in due { _ = failures.reporting(.heldTransaction) { try submit(tx) } }
     }
 
     /// After a timer block: a scheduled reorg when one is due.
@@ -91,7 +91,9 @@ extension SandnetNode {
             return (state.conditions, state.timerBlocks)
         }
         if conditions.reorgEvery > 0, count % conditions.reorgEvery == 0, conditions.reorgDepth <= blockNumber {
-            try? reorg(depth: conditions.reorgDepth, requeue: conditions.reorgRequeue)
+            failures.reporting(.scheduledReorg) {
+                try reorg(depth: conditions.reorgDepth, requeue: conditions.reorgRequeue)
+            }
         }
         releaseHeld()
     }

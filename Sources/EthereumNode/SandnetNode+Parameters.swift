@@ -66,10 +66,8 @@ extension SandnetNode {
         guard depth <= limit else {
             throw LedgerError.valueOutOfRange("cannot roll back more than \(limit) blocks at once")
         }
-        let removed = try withLedger { (chain) throws(LedgerError) in try chain.rollback(depth: depth) }
-        if !removed.isEmpty {
-            events.publish(.removedBlocks(removed))
-            filters.withLock { $0.record(removed: removed) }
+        try miner.turn { (turn) throws(LedgerError) in
+            turn.removed(try withLedger { (chain) throws(LedgerError) in try chain.rollback(depth: depth) })
         }
     }
 
@@ -91,12 +89,9 @@ extension SandnetNode {
     /// directory the chain's records in it are replaced by the fresh chain in one synced write (the ICP ledger's
     /// records in the same directory are left alone); when that write fails nothing changes.
     public func reset() throws {
-        try minerTurn.withLock { _ in
-            try ledger.withLock { (owner) throws(LedgerError) in
-                let fresh = owner.ledger.reset(config: genesis.config, genesis: genesis.accounts)
-                try owner.reset(to: fresh)
-            }
-            filters.withLock { $0.restartChain() }
+        try miner.turn { (_) throws(LedgerError) in
+            try chain.reset(config: genesis.config, genesis: genesis.accounts)
+            filters.restartChain()
             conditionState.withLock { $0.held.removeAll() }
             instance.withLock { $0 = Self.newInstanceID() }
         }

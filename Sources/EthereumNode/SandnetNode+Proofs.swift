@@ -26,7 +26,7 @@ extension SandnetNode {
                 }
                 return proof
             }
-            let number = try Self.stateBlock(block, chain)
+            let number = try NodeChain.stateBlock(block, chain)
             guard let proof = chain.stateProof(address, slots: slots, atBlock: number) else {
                 let root = number.flatMap { chain.block(number: $0)?.header.stateRoot } ?? []
                 throw .historicalStateUnavailable(root: root)

@@ -89,7 +89,7 @@ extension SandnetNode {
         }
         var chain = try withLedger { (ledger) throws -> Ledger in
             if case .pending? = block { return ledger.pendingState(now: clock()).ledger.simulationBase(atBlock: nil)! }
-            let number = try Self.stateBlock(block, ledger)
+            let number = try NodeChain.stateBlock(block, ledger)
             guard let base = ledger.simulationBase(atBlock: number) else {
                 throw NodeError.historicalStateUnavailable(
                     root: number.flatMap { ledger.block(number: $0)?.header.stateRoot } ?? [])

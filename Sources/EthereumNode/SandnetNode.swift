@@ -20,7 +20,7 @@ import Synchronization
 public final class SandnetNode: Sendable {
     public let configuration: NodeConfiguration
     /// The chain and its owner, which writes each operation's changes to the data directory as one batch.
-    let ledger: Mutex<PersistentLedger>
+    let chain: NodeChain
     /// Dev accounts in derivation order with their (public, test-only) private keys.
     public let devAccounts: [DevAccount]
     let keys: [Address: [UInt8]]
@@ -28,10 +28,12 @@ public final class SandnetNode: Sendable {
     let faucetKey: [UInt8]
     let clock: @Sendable () -> UInt64
     public let events = EventHub()
-    let filters: Mutex<FilterRegistry>
-    let faucetLimiter = Mutex(FaucetLimiter())
-    /// Serialises automatic mining so concurrent submissions batch into one block.
-    let minerTurn = Mutex(())
+    /// Polling filters.
+    public let filters: NodeFilters
+    /// The faucet's cooldowns (checked and recorded at once).
+    let faucetLimiter = FaucetLimiter()
+    /// The miner's turn: every block sealed or removed is published inside it, in chain order.
+    let miner: Miner
     /// Other users' traffic (``AmbientConfiguration``).
     let ambient: Mutex<AmbientState>
     /// Chain conditions (``ChainConditions``) and the transactions they hold back.
@@ -42,6 +44,8 @@ public final class SandnetNode: Sendable {
     let genesis: (config: ChainConfig, accounts: [GenesisAccount])
     /// `anvil_metadata`'s instance id: new at start and at every ``reset()``.
     let instance = Mutex(SandnetNode.newInstanceID())
+    /// Failures on paths no client waits on (the block timer, scheduled reorgs, held transactions).
+    public let failures = FailureReporter()
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -50,8 +54,6 @@ public final class SandnetNode: Sendable {
     ) throws {
         self.configuration = configuration
         self.clock = clock
-        filters = Mutex(
-            FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
         ambient = Mutex(AmbientState(configuration.ambient))
         impersonation = Mutex(Impersonation(automatic: configuration.autoImpersonate))
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
@@ -115,26 +117,25 @@ public final class SandnetNode: Sendable {
             chain = PersistentLedger(Ledger(config: chainConfig, genesis: genesis))
         }
         chain.perform { $0.miningMode = configuration.miningMode }
-        ledger = Mutex(chain)
+        self.chain = NodeChain(chain)
+        filters = NodeFilters(
+            limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit, chain: self.chain,
+            clock: clock)
+        miner = Miner(events: events, filters: filters)
     }
 
     public var now: UInt64 { clock() }
 
-    /// Runs `body` on the ledger under the lock; what it changed is written to the data directory before the
-    /// lock is released (see ``PersistentLedger/perform(_:)`` for a failed write).
+    /// Runs `body` on the ledger under the chain's lock (``NodeChain/withLedger(_:)``).
     func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
-        try ledger.withLock { (owner) throws(E) -> T in try owner.perform(body) }
-    }
-
-    func publish(_ blocks: [Block]) {
-        for block in blocks {
-            events.publish(.newBlock(block))
-            filters.withLock { $0.record(block: block) }
-        }
+        try chain.withLedger(body)
     }
 
     /// A read-only copy of the ledger (copy-on-write: O(1)).
-    public var snapshotOfLedger: Ledger { ledger.withLock { $0.ledger } }
+    public var snapshotOfLedger: Ledger { chain.snapshot }
+
+    /// The node's faucet (its rules; the server shapes its HTTP answers).
+    public var faucet: EthereumFaucet { EthereumFaucet(node: self) }
 
     // MARK: Transactions
 
@@ -170,14 +171,14 @@ public final class SandnetNode: Sendable {
             (try chain.submit(tx, now: now, mineNow: false), chain.miningMode == .automatic)
         }
         events.publish(.pendingTransaction(tx.hash))
-        filters.withLock { $0.record(pending: tx.hash) }
+        filters.record(pending: tx.hash)
         if automatic {
-            try minerTurn.withLock { _ in
-                let blocks = try withLedger { chain -> [Block] in
-                    guard chain.pool.contains(tx.hash), chain.miningMode == .automatic else { return [] }
-                    return try chain.mineExecutable(now: clock())
-                }
-                publish(blocks)
+            try miner.turn { turn in
+                turn.sealed(
+                    try withLedger { chain -> [Block] in
+                        guard chain.pool.contains(tx.hash), chain.miningMode == .automatic else { return [] }
+                        return try chain.mineExecutable(now: clock())
+                    })
             }
         }
         return result.hash
@@ -229,19 +230,20 @@ public final class SandnetNode: Sendable {
 
     /// Flushes the pool and head to disk (clean shutdown).
     public func shutdown() throws {
-        try ledger.withLock { try $0.flush() }
+        try chain.flush()
     }
 
     /// Timer tick: mines a block if one is due (interval mining, or automine's empty-block interval), with other
-    /// users' transactions for it. Returns the blocks mined.
+    /// users' transactions for it. Returns the blocks mined; a failure (a full disk, say) goes to ``failures``'
+    /// handler and leaves the chain as it was, and the next tick tries again.
     @discardableResult
     public func tick() -> [Block] {
-        let blocks = (try? mineTimerBlock(now: clock())) ?? []
+        let blocks = failures.reporting(.timerBlock) { try mineTimerBlock(now: clock()) } ?? []
         if !blocks.isEmpty { afterTimerBlock() }
         return blocks
     }
 
-    public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }
+    public var miningMode: MiningMode { withLedger { $0.miningMode } }
 }
 
 /// A dev account: a public test key, never for a real network.

@@ -249,27 +249,27 @@ enum EthRPC {
         }
         d.register("eth_newFilter") { p in
             try p.atMost(1)
-            return Format.q(try node.newFilter(try p.required(0, Arg.logFilter)))
+            return Format.q(try node.filters.newFilter(try p.required(0, Arg.logFilter)))
         }
-        d.registerParameterless("eth_newBlockFilter") { Format.q(try node.newBlockFilter()) }
+        d.registerParameterless("eth_newBlockFilter") { Format.q(try node.filters.newBlockFilter()) }
         d.register("eth_newPendingTransactionFilter") { p in
             try p.atMost(1)
-            return Format.q(try node.newPendingTransactionFilter())
+            return Format.q(try node.filters.newPendingTransactionFilter())
         }
         d.register("eth_uninstallFilter") { p in
             try p.atMost(1)
-            return .bool(node.uninstallFilter(try p.required(0, Arg.quantity)))
+            return .bool(node.filters.uninstall(try p.required(0, Arg.quantity)))
         }
         d.register("eth_getFilterChanges") { p in
             try p.atMost(1)
-            switch try node.filterChanges(try p.required(0, Arg.quantity)) {
+            switch try node.filters.changes(try p.required(0, Arg.quantity)) {
             case .hashes(let hashes): return .array(hashes.map { Format.data($0) })
             case .logs(let logs): return .array(logs.map(Format.log))
             }
         }
         d.register("eth_getFilterLogs") { p in
             try p.atMost(1)
-            return .array(try node.filterLogs(try p.required(0, Arg.quantity)).map(Format.log))
+            return .array(try node.filters.logs(try p.required(0, Arg.quantity)).map(Format.log))
         }
     }
 }

@@ -270,7 +270,10 @@ public final class NodeServer: Sendable {
     public func run(handleSignals: Bool = true) async throws {
         executor.start()
         let app = buildApplication()
-        let miner = MiningService(node: node, executor: executor)
+        node.failures.setHandler { [logger] failure in
+            logger.error("ethereum node: \(failure); the chain keeps its last good state")
+        }
+        let miner = MiningService(node: node, executor: executor, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: app), .init(service: miner)],
@@ -293,6 +296,8 @@ public final class NodeServer: Sendable {
 struct MiningService: Service {
     let node: SandnetNode
     let executor: NodeExecutor
+    /// Where a tick that could not run is logged (the node reports its own failures through `node.failures`).
+    let logger: Logger
 
     func run() async throws {
         while !Task.isCancelledOrShuttingDown {
@@ -300,7 +305,13 @@ struct MiningService: Service {
             let timed =
                 node.miningMode != .manual
                 && (node.miningMode != .automatic || node.configuration.emptyBlockInterval != nil)
-            if timed { _ = try? await executor.run { [node] in node.tick() } }
+            if timed {
+                do {
+                    _ = try await executor.run { [node] in node.tick() }
+                } catch {
+                    logger.error("block timer: the tick could not run on the node's executor: \(error)")
+                }
+            }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -248,9 +248,9 @@ import Testing
             if case .removedBlocks(let blocks) = event { removedBlocks.withLock { $0 += blocks.map(\.hash) } }
         }
         defer { subscription.cancel() }
-        let filter = try node.newFilter(LogFilter(addresses: [TokenDefinition.usdc.address]))
+        let filter = try node.filters.newFilter(LogFilter(addresses: [TokenDefinition.usdc.address]))
         let first = try #require(node.tick().first)
-        guard case .logs(let delivered) = try node.filterChanges(filter) else {
+        guard case .logs(let delivered) = try node.filters.changes(filter) else {
             Issue.record("a log filter answers logs")
             return
         }
@@ -259,7 +259,7 @@ import Testing
         _ = node.tick()  // block 2, then the scheduled reorg replaces blocks 1 and 2
         #expect(node.block(hash: first.hash) == nil)
         #expect(removedBlocks.withLock { $0.contains(first.hash) })
-        guard case .logs(let changes) = try node.filterChanges(filter) else {
+        guard case .logs(let changes) = try node.filters.changes(filter) else {
             Issue.record("a log filter answers logs")
             return
         }

@@ -81,7 +81,7 @@ import Testing
             try node.logs(LogFilter(fromBlock: .number(0x29), toBlock: .number(0x2f)))
         }
         #expect(throws: NodeError.invalidBlockRange) {
-            try node.newFilter(LogFilter(fromBlock: .number(2), toBlock: .number(1)))
+            try node.filters.newFilter(LogFilter(fromBlock: .number(2), toBlock: .number(1)))
         }
         #expect(throws: NodeError.unknownBlock) {
             try node.logs(LogFilter(blockHash: [UInt8](repeating: 7, count: 32)))
@@ -93,15 +93,15 @@ import Testing
 
     @Test func filtersAndSnapshots() throws {
         let (node, _) = try makeNode()
-        let blocks = try node.newBlockFilter()
+        let blocks = try node.filters.newBlockFilter()
         try node.mine(blocks: 2)
-        guard case .hashes(let hashes) = try node.filterChanges(blocks) else {
+        guard case .hashes(let hashes) = try node.filters.changes(blocks) else {
             Issue.record("a block filter hands out hashes")
             return
         }
         #expect(hashes.count == 2)
-        #expect(node.uninstallFilter(blocks))
-        #expect(throws: NodeError.filterNotFound) { try node.filterChanges(blocks) }
+        #expect(node.filters.uninstall(blocks))
+        #expect(throws: NodeError.filterNotFound) { try node.filters.changes(blocks) }
         let id = try node.snapshot()
         try node.mine(blocks: 3)
         #expect(node.blockNumber == 5)

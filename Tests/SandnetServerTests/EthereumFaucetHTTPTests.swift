@@ -1,14 +1,32 @@
+import DevNetwork
 import EthereumNode
 import EthereumTypes
 import JSONCoding
 import JSONRPC
+import SandnetServer
+import Synchronization
 import Testing
 
-/// The Ethereum faucet's rules live in ``EthereumFaucet``: `sandnet_faucet` and `POST /api/claim` (its
-/// ``EthereumFaucet/claim(httpBody:clientIP:)``) share the payout, the cooldowns and the dry check, with eth-faucet's
-/// texts.
+/// The Ethereum faucet's rules live in ``EthereumFaucet`` (the node); `sandnet_faucet` and `POST /api/claim` (the
+/// server's ``EthereumFaucet/claim(httpBody:clientIP:)``) share the payout, the cooldowns and the dry check, with
+/// eth-faucet's texts and statuses.
 @Suite struct EthereumFaucetTests {
     static let dead = "0x000000000000000000000000000000000000dead"
+    static let fresh = "0x000000000000000000000000000000000000f00d"
+
+    /// A settable clock for deterministic tests.
+    final class TestClock: Sendable {
+        let time = Mutex<UInt64>(1_800_000_000)
+        var now: UInt64 { time.withLock { $0 } }
+        func advance(_ s: UInt64) { time.withLock { $0 += s } }
+    }
+
+    func makeNode(_ configure: (inout NodeConfiguration) -> Void = { _ in }) throws -> (SandnetNode, TestClock) {
+        var config = NodeConfiguration()
+        configure(&config)
+        let clock = TestClock()
+        return (try SandnetNode(configuration: config, clock: { clock.now }), clock)
+    }
 
     @Test func httpClaimsAnswerInEthFaucetsShape() throws {
         let (node, clock) = try makeNode { $0.faucetCooldown = 90 }
@@ -104,5 +122,39 @@ import Testing
                             })
                     ),
                 ]))
+    }
+
+    /// Moved from TokenRPCTests.faucetPaysTokens with the HTTP shaping: each asset has its own cooldown.
+    @Test func tokenClaimsOverTheHTTPRoute() throws {
+        let (node, _) = try makeNode { $0.faucetCooldown = 60 }
+        _ = try node.call("sandnet_faucet", [.string(Self.fresh), .null, .string("usdc")])
+        let reply = node.faucet.claim(
+            httpBody: Array(#"{"address":"\#(Self.fresh)","token":"LINK"}"#.utf8), clientIP: "10.0.0.9")
+        #expect(reply.status == 200)
+        // Each asset has its own cooldown: a second USDC claim waits, the LINK one went through.
+        let again = node.faucet.claim(
+            httpBody: Array(#"{"address":"\#(Self.fresh)","token":"USDC"}"#.utf8), clientIP: "10.0.0.9")
+        #expect(again.status == 429)
+        let bad = node.faucet.claim(
+            httpBody: Array(#"{"address":"\#(Self.fresh)","token":"DOGE"}"#.utf8), clientIP: "10.0.0.9")
+        #expect(bad.status == 400 && bad.body["msg"] == .string("unknown token: this chain has USDC, WETH, LINK, USDT"))
+    }
+
+}
+
+extension SandnetNode {
+    /// A JSON-RPC call to the node's methods (as the server dispatches them); throws the error it answers.
+    fileprivate func call(_ method: String, _ params: [JSON] = []) throws -> JSON {
+        let request = JSON.object([
+            ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string(method)), ("params", .array(params)),
+        ])
+        let response = try JSON.parse(DevelopmentNetwork(node: self).dispatcher.handle(request.bytes)!)
+        if let error = response["error"] {
+            throw RPCError(
+                code: Int(
+                    error["code"].flatMap { if case .number(let n) = $0 { return Int(n) } else { return nil } } ?? 0),
+                message: error["message"]?.stringValue ?? "")
+        }
+        return response["result"]!
     }
 }
