@@ -8,27 +8,46 @@ import Synchronization
 ///
 /// Lock: the innermost lock of the node; nothing else is taken while it is held (the ambient driver reads its own
 /// generator inside it, see ``SandnetNode``'s lock order).
-final class NodeChain: Sendable {
-    private let state: Mutex<PersistentLedger>
+public final class NodeChain: Sendable {
+    struct State: Sendable {
+        var ledger: PersistentLedger
+        /// `anvil_metadata`'s instance id: new at start and at every reset.
+        var instanceID: [UInt8]
+    }
 
-    init(_ chain: PersistentLedger) { state = Mutex(chain) }
+    private let state: Mutex<State>
+
+    init(_ chain: PersistentLedger) { state = Mutex(State(ledger: chain, instanceID: Self.newInstanceID())) }
 
     /// Runs `body` on the ledger under the lock; what it changed is written before the lock is released.
     func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
-        try state.withLock { (owner) throws(E) -> T in try owner.perform(body) }
+        try state.withLock { (state) throws(E) -> T in try state.ledger.perform(body) }
     }
 
     /// A read-only copy of the ledger (copy-on-write: O(1)).
-    var snapshot: Ledger { state.withLock { $0.ledger } }
+    var snapshot: Ledger { state.withLock { $0.ledger.ledger } }
+
+    /// The instance id (`anvil_metadata`) with a read of the ledger, under one lock.
+    func withInstance<T>(_ body: ([UInt8], Ledger) -> T) -> T {
+        state.withLock { body($0.instanceID, $0.ledger.ledger) }
+    }
 
     /// Flushes the pool and head to disk (clean shutdown).
-    func flush() throws(LedgerError) { try state.withLock { (owner) throws(LedgerError) in try owner.flush() } }
+    func flush() throws(LedgerError) { try state.withLock { (state) throws(LedgerError) in try state.ledger.flush() } }
 
-    /// anvil_reset: replaces the chain with a fresh one from `config` and `genesis`, in the store as one synced write.
+    /// anvil_reset: replaces the chain with a fresh one from `config` and `genesis`, in the store as one synced write,
+    /// and takes a new instance id; when the write fails nothing changes.
     func reset(config: ChainConfig, genesis: [GenesisAccount]) throws(LedgerError) {
-        try state.withLock { (owner) throws(LedgerError) in
-            try owner.reset(to: owner.ledger.reset(config: config, genesis: genesis))
+        try state.withLock { (state) throws(LedgerError) in
+            try state.ledger.reset(to: state.ledger.ledger.reset(config: config, genesis: genesis))
+            state.instanceID = Self.newInstanceID()
         }
+    }
+
+    /// 32 random bytes: an instance id names a run of the node, it is never part of the chain's state.
+    static func newInstanceID() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
     }
 
     // MARK: Selectors and log queries (pure functions of a ledger)

@@ -22,7 +22,7 @@ extension SandnetNode {
         let count = try blockCount(count)
         let now = clock()
         defer { releaseHeld() }
-        if feeProfile != .dev {
+        if ambient.feeProfile != .dev {
             _ = try mineWithTraffic(blocks: count, now: now, interval: interval)
             return
         }

@@ -73,8 +73,7 @@ extension SandnetNode {
 
     /// anvil_metadata.
     public var metadata: NodeMetadata {
-        let instanceID = instance.withLock { $0 }
-        return withLedger { chain in
+        chain.withInstance { instanceID, chain in
             NodeMetadata(
                 clientVersion: configuration.clientVersion, chainID: chain.config.chainID, instanceID: instanceID,
                 latestBlockNumber: chain.blockNumber, latestBlockHash: chain.head.hash,
@@ -92,14 +91,7 @@ extension SandnetNode {
         try miner.turn { (_) throws(LedgerError) in
             try chain.reset(config: genesis.config, genesis: genesis.accounts)
             filters.restartChain()
-            conditionState.withLock { $0.held.removeAll() }
-            instance.withLock { $0 = Self.newInstanceID() }
+            conditions.dropHeld()
         }
-    }
-
-    /// 32 random bytes: an instance id names a run of the node, it is never part of the chain's state.
-    static func newInstanceID() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
     }
 }

@@ -25,7 +25,7 @@ import Testing
         clock.advance(3_600)
         #expect(node.tick().isEmpty)
         #expect(node.blockNumber == 0)
-        #expect(node.feeProfile == .dev)
+        #expect(node.ambient.feeProfile == .dev)
     }
 
     @Test func automineKeepsABlockComingEveryIntervalWithOtherUsersTraffic() throws {
@@ -184,7 +184,7 @@ import Testing
         let (node, _) = try makeNode()
         var conditions = ChainConditions()
         conditions.dropProbability = 1
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         let hash = try node.submit(raw: try Self.rawTransfer(node, nonce: 0))
         #expect(hash.count == 32)
         #expect(node.transaction(hash: hash) == nil)
@@ -205,14 +205,14 @@ import Testing
         let (node, clock) = try makeNode { $0.emptyBlockInterval = 12 }
         var conditions = ChainConditions()
         conditions.delayBlocks = 2
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         let hash = try node.submit(raw: try Self.rawTransfer(node, nonce: 0))
         #expect(node.transaction(hash: hash) == nil)
-        #expect(node.heldTransactions == [hash])
+        #expect(node.conditions.heldTransactions == [hash])
         #expect(node.tick().first?.transactions.isEmpty == true)  // block 1
         clock.advance(12)
         #expect(node.tick().first?.transactions.isEmpty == true)  // block 2 releases it; automine mines block 3
-        #expect(node.heldTransactions.isEmpty)
+        #expect(node.conditions.heldTransactions.isEmpty)
         #expect(node.receipt(hash: hash)?.block.header.number == 3)
     }
 
@@ -221,7 +221,7 @@ import Testing
         var conditions = ChainConditions()
         conditions.reorgEvery = 2
         conditions.reorgDepth = 1
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         _ = node.tick()
         clock.advance(12)
         let second = try #require(node.tick().first)
@@ -242,7 +242,7 @@ import Testing
         var conditions = ChainConditions()
         conditions.reorgEvery = 2
         conditions.reorgDepth = 2
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         let removedBlocks = Mutex<[[UInt8]]>([])
         let subscription = node.events.subscribe { event in
             if case .removedBlocks(let blocks) = event { removedBlocks.withLock { $0 += blocks.map(\.hash) } }
