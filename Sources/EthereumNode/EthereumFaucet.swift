@@ -91,7 +91,7 @@ public struct EthereumFaucet: Sendable {
         let (balance, maxFee) = node.withLedger { chain in
             (
                 chain.account(node.faucetAddress).balance,
-                FeeMarket.defaultMaxFee(baseFee: chain.nextBaseFee, tip: node.suggestedTip(chain))
+                FeeMarket.defaultMaxFee(baseFee: chain.nextBaseFee, tip: node.chain.suggestedTip(chain))
             )
         }
         guard let maxFee else { throw .feeCapOverflow }

@@ -130,7 +130,7 @@ public final class SandnetNode: Sendable {
             chain = PersistentLedger(Ledger(config: chainConfig, genesis: genesis))
         }
         chain.perform { $0.miningMode = configuration.miningMode }
-        self.chain = NodeChain(chain)
+        self.chain = NodeChain(chain, clock: clock)
         filters = NodeFilters(
             limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit, chain: self.chain,
             clock: clock)
@@ -144,6 +144,11 @@ public final class SandnetNode: Sendable {
     func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
         try chain.withLedger(body)
     }
+
+    /// The head's number (``NodeChain/blockNumber``).
+    public var blockNumber: UInt64 { chain.blockNumber }
+    /// The chain id now (``NodeChain/chainID``; ``setChainID(_:)`` changes it).
+    public var chainID: UInt64 { chain.chainID }
 
     /// A read-only copy of the ledger (copy-on-write: O(1)).
     public var snapshotOfLedger: Ledger { chain.snapshot }
@@ -213,13 +218,13 @@ public final class SandnetNode: Sendable {
     /// The transaction eth_sendTransaction would send for `request`: the nonce (pending), gas and fees filled in.
     func completed(_ request: TransactionRequest, from: Address) throws -> Transaction {
         let (nonce, baseFee, tip, chainID) = withLedger { chain in
-            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain), chain.config.chainID)
+            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, self.chain.suggestedTip(chain), chain.config.chainID)
         }
         let gas: UInt64
         if let given = request.gas {
             gas = given
         } else if let to = request.to, configuration.chain.nativeContracts.contract(at: to) != nil {
-            gas = try estimateGas(request)  // a token call uses more than its intrinsic gas
+            gas = try chain.estimateGas(request)  // a token call uses more than its intrinsic gas
         } else {
             gas = request.gasNeeded
         }
@@ -324,7 +329,7 @@ public final class SandnetNode: Sendable {
         TransactionSignature(yParity: 0, r: UInt256(bigEndian: [1] + sender.bytes) ?? .zero, s: UInt256(1))
     }
 
-    public var miningMode: MiningMode { withLedger { $0.miningMode } }
+    public var miningMode: MiningMode { chain.miningMode }
 }
 
 /// A dev account: a public test key, never for a real network.

@@ -133,7 +133,7 @@ enum DevRPC {
                     "environment",
                     .object([
                         ("baseFee", Format.q(info.baseFee)), ("chainId", .number(String(info.chainID))),
-                        ("gasLimit", Format.q(info.gasLimit)), ("gasPrice", Format.q(node.gasPrice)),
+                        ("gasLimit", Format.q(info.gasLimit)), ("gasPrice", Format.q(node.chain.gasPrice)),
                     ])
                 ),
                 (

@@ -46,7 +46,7 @@ struct WebSocketSession {
         let overlay = Self.subscriptionMethods(state)
         let notificationLimit = limits.notificationLimit
         let subscription = node.events.subscribe { event in
-            for text in state.notifications(for: event, lookup: { node.transaction(hash: $0)?.transaction }) {
+            for text in state.notifications(for: event, lookup: { node.chain.transaction(hash: $0)?.transaction }) {
                 queue.pushNotification(
                     text,
                     closeReason:

@@ -70,7 +70,7 @@ import Testing
         // 2 × 49 blocks asked for, and every transfer mined (some share a block with another).
         #expect(node.blockNumber >= 98)
         #expect(node.poolContent.pending.isEmpty)
-        #expect(try node.balance(of: Self.dead) == UInt256(50))
+        #expect(try node.chain.balance(of: Self.dead) == UInt256(50))
         #expect(numbers == Array(1...node.blockNumber))
     }
 
@@ -97,20 +97,20 @@ import Testing
         #expect(reported.first?.message.contains("disk full") == true)
         // Consistent: no block, the transaction still pending, reads answered.
         #expect(node.blockNumber == 0)
-        #expect(try node.balance(of: Self.dead) == .zero)
-        #expect(node.transaction(hash: hash)?.block == nil)
+        #expect(try node.chain.balance(of: Self.dead) == .zero)
+        #expect(node.chain.transaction(hash: hash)?.block == nil)
 
         store.failing.store(false, ordering: .relaxed)
         clock.advance(1)
         let mined = node.tick()
         #expect(mined.count == 1)
         #expect(mined.first?.transactions.map(\.hash) == [hash])
-        #expect(try node.balance(of: Self.dead) == UInt256(5))
+        #expect(try node.chain.balance(of: Self.dead) == UInt256(5))
         #expect(failures.withLock { $0.count } == 1)
         // What the node answers is what the store holds.
         let reopened = try SandnetNode(configuration: config, store: store.inner, clock: { clock.now })
         #expect(reopened.blockNumber == 1)
-        #expect(try reopened.balance(of: Self.dead) == UInt256(5))
+        #expect(try reopened.chain.balance(of: Self.dead) == UInt256(5))
     }
 }
 
