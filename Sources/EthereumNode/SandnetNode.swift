@@ -218,7 +218,10 @@ public final class SandnetNode: Sendable {
     /// The transaction eth_sendTransaction would send for `request`: the nonce (pending), gas and fees filled in.
     func completed(_ request: TransactionRequest, from: Address) throws -> Transaction {
         let (nonce, baseFee, tip, chainID) = withLedger { chain in
-            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, self.chain.suggestedTip(chain), chain.config.chainID)
+            (
+                request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, self.chain.suggestedTip(chain),
+                chain.config.chainID
+            )
         }
         let gas: UInt64
         if let given = request.gas {

@@ -58,8 +58,6 @@ public struct SimulatedBlock: Sendable, Equatable {
     public var calls: [SimulatedCallResult]
 }
 
-
-
 /// Why eth_simulateV1 refused a request's shape, with geth's texts.
 public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyInput

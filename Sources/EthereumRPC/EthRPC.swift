@@ -158,7 +158,9 @@ enum EthRPC {
             try p.atMost(2)
             let hash = try p.required(0, Arg.hash)
             let index = try p.required(1, Arg.quantity)
-            return node.chain.transaction(inBlock: .hash(hash), index: index).map { Format.data($0.transaction.encoding) }
+            return node.chain.transaction(inBlock: .hash(hash), index: index).map {
+                Format.data($0.transaction.encoding)
+            }
                 ?? .null
         }
         d.register("eth_getRawTransactionByHash") { p in
@@ -196,7 +198,9 @@ enum EthRPC {
         }
         d.register("eth_getTransactionReceipt") { p in
             try p.atMost(1)
-            return node.chain.receipt(hash: try p.required(0, Arg.hash)).map { Format.receipt($0.receipt, block: $0.block) }
+            return node.chain.receipt(hash: try p.required(0, Arg.hash)).map {
+                Format.receipt($0.receipt, block: $0.block)
+            }
                 ?? .null
         }
         d.register("eth_getTransactionByBlockHashAndIndex") { p in
@@ -237,7 +241,9 @@ enum EthRPC {
             node.chain.block(hash: try p.required(0, Arg.hash)) == nil ? .null : Format.q(UInt64(0))
         }
         d.register("eth_getBlockReceipts") { p in
-            guard let (receipts, block) = node.chain.receipts(inBlock: try p.required(0, Arg.block)) else { return .null }
+            guard let (receipts, block) = node.chain.receipts(inBlock: try p.required(0, Arg.block)) else {
+                return .null
+            }
             return .array(receipts.map { Format.receipt($0, block: block) })
         }
     }

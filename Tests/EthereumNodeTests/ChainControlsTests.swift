@@ -140,7 +140,8 @@ import Testing
         node.setCoinbase(Self.other)
         try node.shutdown()
         let reopened = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
-        #expect(reopened.chainID == 1337 && reopened.blockGasLimit == 30_000_000 && reopened.chain.coinbase == Self.other)
+        #expect(
+            reopened.chainID == 1337 && reopened.blockGasLimit == 30_000_000 && reopened.chain.coinbase == Self.other)
         try reopened.submit(raw: try Self.transfer(reopened, nonce: 0, chainID: 1337))
         #expect(reopened.snapshotOfLedger.head.header.coinbase == Self.other)
         // A revert is written too.

@@ -42,7 +42,9 @@ import Testing
         #expect(try node.chain.balance(of: sender) < before)
         #expect(try node.chain.transactionCount(of: sender) == 1)
         #expect(throws: NodeError.headerNotFound) { try node.chain.balance(of: sender, at: .number(5)) }
-        #expect(try node.chain.storage(at: sender, key: [UInt8](repeating: 0, count: 32)) == [UInt8](repeating: 0, count: 32))
+        #expect(
+            try node.chain.storage(at: sender, key: [UInt8](repeating: 0, count: 32))
+                == [UInt8](repeating: 0, count: 32))
         guard case .sealed(let block)? = node.chain.block(.latest) else {
             Issue.record("the head is a sealed block")
             return
