@@ -8,6 +8,7 @@ import ICPReplica
 import JSONCoding
 import JSONRPC
 import Logging
+import MarketData
 import NIOCore
 import ProviderFaults
 import ServiceLifecycle
@@ -47,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     /// Provider faults injected on the JSON-RPC paths from the start (README, "Provider faults"); changed at run
     /// time with `sandnet_setFaults`. Empty: none.
     public var faults = FaultSchedule()
+    /// The market simulator served under `/coingecko/api/v3/` and `/coinbase/` (README, "Markets"); nil: none.
+    public var market: MarketConfiguration? = MarketConfiguration()
 
     public init() {}
 }
@@ -175,6 +178,7 @@ public final class NodeServer: Sendable {
         }
         router.get("/api/info") { _, _ in Self.json(node.faucet.info.bytes, status: .ok) }
         if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
+        if let market = configuration.market { addMarketRoutes(to: router, market: market) }
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
