@@ -217,7 +217,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -237,7 +237,7 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "MarketData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
