@@ -64,6 +64,8 @@ public final class NodeServer: Sendable {
     let boundPort = PortState()
     /// The open connections (``ConnectionGuard`` counts them).
     let connections = ConnectionCounter()
+    /// The live `eth_subscribe` subscriptions of all WebSocket connections.
+    let subscriptions = SubscriptionGauge()
     let portReady = AsyncStream<Int>.makeStream()
     /// Where calls into the node run (started and stopped by ``run(handleSignals:)``).
     let executor: NodeExecutor
@@ -91,6 +93,9 @@ public final class NodeServer: Sendable {
 
     /// Connections open right now.
     public var openConnections: Int { connections.open.load(ordering: .relaxed) }
+
+    /// `eth_subscribe` subscriptions live right now, over all WebSocket connections.
+    public var webSocketSubscriptions: Int { subscriptions.live.load(ordering: .relaxed) }
 
     /// The port actually bound (after ``run()`` has started listening).
     public var port: Int? { boundPort.value.withLock { $0 } }
@@ -186,6 +191,7 @@ public final class NodeServer: Sendable {
             notificationLimit: configuration.webSocketQueueLimit)
         let logger = self.logger
         let faults = self.faults
+        let gauge = subscriptions
         for path in ["/", "/ws"] {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
@@ -196,6 +202,7 @@ public final class NodeServer: Sendable {
                     logger: logger, client: client)
                 session.faults = faults
                 session.path = path
+                session.gauge = gauge
                 try await session.run(
                     inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
             }
