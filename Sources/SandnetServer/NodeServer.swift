@@ -20,8 +20,10 @@ public struct ServerConfiguration: Sendable {
     public var port = 8545
     /// Largest request body (5 MB).
     public var maxRequestBytes = 5 << 20
-    /// Largest WebSocket message (and frame).
+    /// Largest WebSocket message (and frame), all its fragments together: a message over it closes with 1009.
     public var maxWebSocketMessageBytes = 5 << 20
+    /// Most frames in one WebSocket message: one more closes with 1009.
+    public var maxWebSocketFragments = 4_096
     public var cors = true
     /// Open connections at most (HTTP and WebSocket); one more is answered 503 and closed. Below macOS's default of
     /// 256 file descriptors per process, with room for the data directory's files.
@@ -186,6 +188,7 @@ public final class NodeServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucet.info))))
         }
         let wsLimit = configuration.maxWebSocketMessageBytes
+        let wsFragments = configuration.maxWebSocketFragments
         let queueLimits = OutboundQueue.Limits(
             replyLimit: configuration.webSocketQueueLimit, replyByteLimit: configuration.webSocketQueueBytes,
             notificationLimit: configuration.webSocketQueueLimit)
@@ -204,7 +207,8 @@ public final class NodeServer: Sendable {
                 session.path = path
                 session.gauge = gauge
                 try await session.run(
-                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
+                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, maxFragments: wsFragments,
+                    channel: context.requestContext.channel)
             }
         }
         let boundPort = self.boundPort

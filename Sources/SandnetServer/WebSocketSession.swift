@@ -40,9 +40,10 @@ struct WebSocketSession {
 
     private enum Outcome: Sendable { case writerDone, readerDone, graceExpired }
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, maxMessage: Int, channel: any Channel)
-        async throws
-    {
+    func run(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, maxMessage: Int, maxFragments: Int,
+        channel: any Channel
+    ) async throws {
         let queue = OutboundQueue(limits: limits)
         let state = SessionState(gauge: gauge)
         let overlay = Self.subscriptionMethods(state)
@@ -87,11 +88,19 @@ struct WebSocketSession {
             }
             group.addTask {
                 defer { release() }
-                for try await message in inbound.messages(maxSize: maxMessage) {
+                var assembler = WebSocketMessageAssembler(maxBytes: maxMessage, maxFragments: maxFragments)
+                for try await frame in inbound {
                     let bytes: [UInt8]
-                    switch message {
-                    case .text(let text): bytes = Array(text.utf8)
-                    case .binary(let buffer): bytes = Array(buffer: buffer)
+                    switch assembler.take(frame) {
+                    case .more: continue
+                    case .message(_, let buffer): bytes = Array(buffer: buffer)
+                    case .fail(let code, let reason):
+                        switch code {
+                        case .protocolError: try await outbound.close(.protocolError, reason: reason)
+                        case .invalidData: try await outbound.close(.dataInconsistentWithMessage, reason: reason)
+                        case .messageTooLarge: try await outbound.close(.messageTooLarge, reason: reason)
+                        }
+                        return .readerDone
                     }
                     if let faults, faults.severs(path: path, client: client.address, message: bytes) {
                         channel.close(promise: nil)  // severed: no reply, no close frame

@@ -75,4 +75,73 @@ import Testing
         #expect(try await nextFrames.next()?.text.contains(#""result":"0x"#) == true)
         #expect(node.server.webSocketSubscriptions == 1)
     }
+
+    // MARK: Frames (RFC 6455 §5.4, §8.1)
+
+    static let chainID = Array(#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}"#.utf8)
+
+    /// Sends `frames` on a new WebSocket and returns the close frame the server answers with.
+    static func closeAnswering(
+        _ frames: [UInt8], server: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> (code: Int, reason: String)? {
+        let node = try await RunningNode.start(server: server)
+        defer { node.stop() }
+        let ws = try await RawSocket.webSocket(port: node.port)
+        try await ws.send(frames)
+        let close = try await WebSocketFrameReader(ws).next()
+        #expect(close?.opcode == 8, "\(close?.text ?? "end of stream")")
+        return close?.close
+    }
+
+    @Test func aMessageInOneByteFragmentsIsAnswered() async throws {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        let ws = try await RawSocket.webSocket(port: node.port)
+        var frames: [UInt8] = []
+        for (index, byte) in Self.chainID.enumerated() {
+            frames += RawSocket.frame([byte], opcode: index == 0 ? 1 : 0, fin: index == Self.chainID.count - 1)
+        }
+        try await ws.send(frames)
+        #expect(try await WebSocketFrameReader(ws).next()?.text == #"{"jsonrpc":"2.0","id":1,"result":"0xaa36a7"}"#)
+    }
+
+    @Test func theSizeLimitCountsEveryFragment() async throws {
+        let part = [UInt8](repeating: 0x20, count: 600)
+        let close = try await Self.closeAnswering(
+            RawSocket.frame(part, opcode: 1, fin: false) + RawSocket.frame(part, opcode: 0, fin: false),
+            server: { $0.maxWebSocketMessageBytes = 1_000 })
+        #expect(close?.code == 1009)
+        #expect(close?.reason == "message larger than 1000 bytes")
+    }
+
+    @Test func fragmentsPerMessageHaveALimit() async throws {
+        var frames = RawSocket.frame([0x20], opcode: 1, fin: false)
+        for _ in 0..<16 { frames += RawSocket.frame([0x20], opcode: 0, fin: false) }
+        let close = try await Self.closeAnswering(frames, server: { $0.maxWebSocketFragments = 16 })
+        #expect(close?.code == 1009)
+        #expect(close?.reason == "message in more than 16 fragments")
+    }
+
+    @Test func aNewDataFrameInsideAFragmentedMessageFails1002() async throws {
+        let close = try await Self.closeAnswering(
+            RawSocket.frame(Array(Self.chainID[..<10]), opcode: 1, fin: false)
+                + RawSocket.frame(Self.chainID, opcode: 1))
+        #expect(close?.code == 1002)
+        #expect(close?.reason == "new data frame inside a fragmented message (RFC 6455 section 5.4)")
+    }
+
+    @Test func aContinuationWithNoMessageFails1002() async throws {
+        let close = try await Self.closeAnswering(RawSocket.frame(Self.chainID, opcode: 0))
+        #expect(close?.code == 1002)
+        #expect(close?.reason == "continuation frame with no message started (RFC 6455 section 5.4)")
+    }
+
+    @Test func invalidUTF8InATextMessageFails1007() async throws {
+        let close = try await Self.closeAnswering(
+            RawSocket.frame(
+                Array(#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId","x":""#.utf8) + [0xC3, 0x28, 0x22, 0x7D],
+                opcode: 1))
+        #expect(close?.code == 1007)
+        #expect(close?.reason == "text message is not valid UTF-8")
+    }
 }

@@ -191,8 +191,8 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// A masked client frame (the mask key is zero: the payload goes as is).
-    static func frame(_ payload: [UInt8], opcode: UInt8) -> [UInt8] {
-        var out: [UInt8] = [0x80 | opcode]
+    static func frame(_ payload: [UInt8], opcode: UInt8, fin: Bool = true) -> [UInt8] {
+        var out: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         if payload.count < 126 {
             out.append(0x80 | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {
