@@ -145,3 +145,57 @@ import Testing
         #expect(close?.reason == "text message is not valid UTF-8")
     }
 }
+
+/// WebSocket upgrade requests refused as RFC 6455 §4.2 and geth's server refuse them (issue 38).
+@Suite(.serialized) struct WebSocketUpgradeValidationTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let head: String
+        let status: String
+        let reason: String
+        var testDescription: String { name }
+    }
+
+    static let key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    static let version = "Sec-WebSocket-Version: 13\r\n"
+    static let upgrade = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+
+    static let cases = [
+        Case(
+            name: "no key", head: "GET / HTTP/1.1\r\nHost: a\r\n\(upgrade)\(version)\r\n", status: "400 Bad Request",
+            reason: "WebSocket upgrade needs a 'Sec-WebSocket-Key' header"),
+        Case(
+            name: "two keys", head: "GET / HTTP/1.1\r\nHost: a\r\n\(upgrade)\(key)\(key)\(version)\r\n",
+            status: "400 Bad Request", reason: "WebSocket upgrade needs one 'Sec-WebSocket-Key' header, got 2"),
+        Case(
+            name: "key not 16 bytes",
+            head: "GET / HTTP/1.1\r\nHost: a\r\n\(upgrade)Sec-WebSocket-Key: abcd\r\n\(version)\r\n",
+            status: "400 Bad Request", reason: "'Sec-WebSocket-Key' must be base64 of 16 bytes (RFC 6455 section 4.1)"),
+        Case(
+            name: "no Connection: Upgrade",
+            head: "GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\(key)\(version)\r\n", status: "400 Bad Request",
+            reason: "WebSocket upgrade needs a 'Connection: Upgrade' header"),
+        Case(
+            name: "HTTP/1.0", head: "GET / HTTP/1.0\r\nHost: a\r\n\(upgrade)\(key)\(version)\r\n",
+            status: "400 Bad Request", reason: "WebSocket upgrade needs HTTP/1.1 or later, got HTTP/1.0"),
+        Case(
+            name: "version 8", head: "GET / HTTP/1.1\r\nHost: a\r\n\(upgrade)\(key)Sec-WebSocket-Version: 8\r\n\r\n",
+            status: "426 Upgrade Required",
+            reason: "unsupported WebSocket version: want a 'Sec-WebSocket-Version: 13' header"),
+    ]
+
+    @Test(arguments: cases) func refusedWithTheReason(_ refused: Case) async throws {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        let socket = try RawSocket(port: node.port)
+        try await socket.send(refused.head)
+        let text = String(decoding: try await socket.readToEnd(), as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 \(refused.status)\r\n"), "\(text)")
+        #expect(text.hasSuffix("\r\n\r\n\(refused.reason)\n"), "\(text)")
+        if refused.status.hasPrefix("426") { #expect(text.contains("\r\nSec-WebSocket-Version: 13\r\n")) }
+        // A good upgrade still works.
+        let ws = try await RawSocket.webSocket(port: node.port)
+        try await ws.send(RawSocket.textFrame(#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}"#))
+        #expect(try await WebSocketFrameReader(ws).next()?.text == #"{"jsonrpc":"2.0","id":1,"result":"0xaa36a7"}"#)
+    }
+}
