@@ -261,6 +261,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             // Between the request decoder and the upgrade handler: it sees the first request head before an upgrade.
             let decoder = try channel.pipeline.syncOperations.handler(
                 type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(HTTPKeepAliveNormalizer(), position: .after(decoder))
             try channel.pipeline.syncOperations.addHandler(WebSocketUpgradeValidator(), position: .after(decoder))
             return value
         }
