@@ -20,6 +20,7 @@
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage, ICPLedgerStorage (each ledger's owner over a key-value store)
 //   a living chain      AmbientTraffic (other users' traffic, fee profiles), ProviderFaults (fault shapes, schedule)
+//   markets             MarketData (seeded price paths, CoinGecko granularity, candles; pure, no I/O)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
 //   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
@@ -107,6 +108,9 @@ let package = Package(
         // MARK: Seeded randomness: SplitMix64 (the same seed replays the same schedule on every platform)
         .target(name: "SeededRandom"),
 
+        // MARK: Market data: seeded price paths per asset and currency, charts and candles from them (pure, no I/O)
+        .target(name: "MarketData", dependencies: ["SeededRandom"]),
+
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
         .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
@@ -150,7 +154,7 @@ let package = Package(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica",
-                "ICPRPC", "ProviderFaults",
+                "ICPRPC", "ProviderFaults", "MarketData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -217,7 +221,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -231,12 +235,13 @@ let package = Package(
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
+        .testTarget(name: "MarketDataTests", dependencies: ["MarketData", "SeededRandom"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "MarketData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
