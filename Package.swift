@@ -5,6 +5,7 @@
 //   C system libraries  CSecp256k1, COpenSSL, CLevelDB, CMalloc (glibc's mallopt, for the CLI)  (module maps only)
 //   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
+//                       ABICoding (the one Solidity ABI codec: wallet, native contracts, node, CLI, fuzzers),
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
 //   crypto              CryptoCore                       (the only Swift code calling C crypto)
 //   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
@@ -40,7 +41,9 @@ let package = Package(
     products: [
         .library(
             name: "SandnetCodecs",
-            targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
+            targets: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "ABICoding", "MerkleTrie", "CandidCoding",
+            ]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
@@ -76,6 +79,9 @@ let package = Package(
         .target(name: "KeccakHashing"),
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
+        // The one Solidity ABI codec: signatures with outputs (as `cast` takes them), selectors, strict decoding with a
+        // size budget (shared offsets cannot amplify).
+        .target(name: "ABICoding", dependencies: ["EthereumTypes", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
@@ -222,6 +228,7 @@ let package = Package(
         .testTarget(
             name: "CodecTests",
             dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "SeededRandom"]),
+        .testTarget(name: "ABICodingTests", dependencies: ["ABICoding", "EthereumTypes", "ByteCoding", "KeccakHashing"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
