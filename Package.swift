@@ -107,19 +107,21 @@ let package = Package(
         .target(
             name: "EthereumTransactions",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
+                "ABICoding", "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet",
+                "JSONCoding",
             ]),
 
         // MARK: Seeded randomness: SplitMix64 (the same seed replays the same schedule on every platform)
         .target(name: "SeededRandom"),
 
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
-        .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+        .target(
+            name: "NativeContracts", dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
+            dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
             name: "EthereumLedgerStorage",
@@ -147,8 +149,8 @@ let package = Package(
         .target(
             name: "EthereumRPC",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger", "EthereumNode",
-                "JSONCoding", "JSONRPC", "AmbientTraffic",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger",
+                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -199,7 +201,7 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "EthereumRPC", "DevNetwork", "JSONCoding", "JSONRPC",
                 "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
                 .product(name: "Yams", package: "Yams"),
@@ -259,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "NativeContractsTests",
             dependencies: [
-                "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
+                "ABICoding", "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
@@ -272,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
-                "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+                "ABICoding", "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
                 "HDWallet", "JSONCoding",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
@@ -304,7 +306,7 @@ package.targets.append(contentsOf: [
     .target(
         name: "FuzzHarnesses",
         dependencies: [
-            "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
+            "ABICoding", "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
             "ICPReplica", "ICPLedger", "DevNetwork", "NativeContracts",
         ]),

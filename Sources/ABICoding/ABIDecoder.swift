@@ -14,19 +14,23 @@ public struct ABIDecoder {
         /// The padding after `bytes`/`string` content must be present and zero, or is not read (Solidity's decoder
         /// copies the content only).
         public var checksPadding: Bool
+        /// An offset must point past the head it is part of (eth-abi's `InvalidPointer`), or anywhere in the data.
+        public var checksOffsets: Bool
         /// Decoded size limit in bytes; nil: the size of the data.
         public var budget: Int?
 
-        public init(allowsTrailingBytes: Bool, checksPadding: Bool, budget: Int? = nil) {
+        public init(allowsTrailingBytes: Bool, checksPadding: Bool, checksOffsets: Bool, budget: Int? = nil) {
             self.allowsTrailingBytes = allowsTrailingBytes
             self.checksPadding = checksPadding
+            self.checksOffsets = checksOffsets
             self.budget = budget
         }
 
-        /// No trailing bytes, padding present and zero (eth-abi's strict mode).
-        public static let strict = Options(allowsTrailingBytes: false, checksPadding: true)
-        /// What a Solidity contract's decoder accepts (coder v2): trailing bytes and unread padding.
-        public static let solidity = Options(allowsTrailingBytes: true, checksPadding: false)
+        /// No trailing bytes, padding present and zero, offsets past their head (eth-abi 6's checks).
+        public static let strict = Options(allowsTrailingBytes: false, checksPadding: true, checksOffsets: true)
+        /// What a Solidity contract's decoder accepts (coder v2): trailing bytes, unread padding, any offset inside
+        /// the data.
+        public static let solidity = Options(allowsTrailingBytes: true, checksPadding: false, checksOffsets: false)
     }
 
     let data: ArraySlice<UInt8>
@@ -93,30 +97,32 @@ public struct ABIDecoder {
         return UInt256(bigEndian: data[start..<start + 32])!
     }
 
-    /// An offset word at `position`, relative to `base`: where a dynamic value starts.
-    mutating func offset(at position: Int, base: Int) throws(ABIDecodingError) -> Int {
-        guard let offset = try word(at: position).uint64Value, offset <= UInt64(data.count - base) else {
-            throw failure(.offsetOutOfRange, at: position)
-        }
+    /// An offset word at `position`, relative to `base`: where a dynamic value starts (in strict mode, at or after
+    /// `headEnd`).
+    mutating func offset(at position: Int, base: Int, headEnd: Int) throws(ABIDecodingError) -> Int {
+        guard let offset = try word(at: position).uint64Value, offset <= UInt64(data.count - base),
+            !options.checksOffsets || base + Int(offset) >= headEnd
+        else { throw failure(.offsetOutOfRange, at: position) }
         return base + Int(offset)
     }
 
     mutating func tuple(_ types: [ABIType], at base: Int) throws(ABIDecodingError) -> [ABIValue] {
         var values: [ABIValue] = []
         values.reserveCapacity(types.count)
+        let headEnd = base + types.reduce(0) { $0 + $1.headSize }
         var head = base
         for type in types {
-            values.append(try component(type, head: head, base: base))
+            values.append(try component(type, head: head, base: base, headEnd: headEnd))
             head += type.headSize
         }
         return values
     }
 
-    /// A component whose head is at `head` in a tuple starting at `base`.
-    mutating func component(_ type: ABIType, head: Int, base: Int) throws(ABIDecodingError) -> ABIValue {
+    /// A component whose head is at `head` in a tuple starting at `base` whose heads end at `headEnd`.
+    mutating func component(_ type: ABIType, head: Int, base: Int, headEnd: Int) throws(ABIDecodingError) -> ABIValue {
         guard type.isDynamic else { return try value(type, at: head) }
         try charge(32, at: head)
-        return try value(type, at: try offset(at: head, base: base))
+        return try value(type, at: try offset(at: head, base: base, headEnd: headEnd))
     }
 
     /// `count` elements of `element` whose heads start at `base`.
@@ -126,7 +132,7 @@ public struct ABIDecoder {
         let size = element.headSize
         for i in 0..<count {
             if size == 0 { try charge(32, at: base) }  // `()` elements: still bounded by the budget
-            values.append(try component(element, head: base + size * i, base: base))
+            values.append(try component(element, head: base + size * i, base: base, headEnd: base + size * count))
         }
         return values
     }

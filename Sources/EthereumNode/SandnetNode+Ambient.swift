@@ -132,8 +132,7 @@ extension SandnetNode {
             if let token {
                 let steps = tx.value / UInt256(1_000_000_000_000 as UInt64)
                 let amount = steps * Self.power10(Int(token.decimals) - 2)
-                // transfer(address,uint256)
-                data = [0xa9, 0x05, 0x9c, 0xbb] + Self.word(to.bytes) + amount.bigEndianBytes
+                data = ERC20Call.transfer(to: to, amount: amount).encoded()
                 to = token.address
                 value = .zero
                 gas = SandnetNode.ambientTokenGasLimit
@@ -186,9 +185,6 @@ extension SandnetNode {
         for _ in 0..<max(exponent, 0) { result = result * UInt256(10) }
         return result
     }
-
-    /// An address as a 32-byte ABI word.
-    static func word(_ bytes: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: 32 - bytes.count) + bytes }
 
     /// The simulated users' keys, derived once.
     func ambientKeys() throws -> [DevAccount] {

@@ -169,6 +169,13 @@ import Testing
         var farOffset = good
         farOffset[31] = 0x80
         #expect(throws: ABIDecodingError(.offsetOutOfRange, at: 0)) { try Self.decode(["string"], farOffset) }
+        // An offset into its own head: eth-abi's InvalidPointer; Solidity's decoder reads the offset word again as
+        // the length, which the budget refuses (64 bytes decoded from 32).
+        let intoHead = [UInt8](repeating: 0, count: 32)
+        #expect(throws: ABIDecodingError(.offsetOutOfRange, at: 0)) { try Self.decode(["string"], intoHead) }
+        #expect(throws: ABIDecodingError(.budgetExceeded(limit: 32), at: 0)) {
+            try Self.decode(["string"], intoHead, .solidity)
+        }
         var longString = good
         longString[63] = 0x41
         #expect(throws: ABIDecodingError(.lengthOutOfRange, at: 32)) { try Self.decode(["string"], longString) }
@@ -199,16 +206,19 @@ import Testing
             try ABIDecoder.decode([type], from: shared[...], options: .solidity)
         }
         // A budget given explicitly allows it.
-        let roomy = ABIDecoder.Options(allowsTrailingBytes: true, checksPadding: false, budget: 1 << 20)
+        let roomy = ABIDecoder.Options(
+            allowsTrailingBytes: true, checksPadding: false, checksOffsets: false, budget: 1 << 20)
         #expect(try ABIDecoder.decode([type], from: shared[...], options: roomy)[0].elements.count == 100)
     }
 
     @Test func aCanonicalEncodingMeetsTheBudgetExactly() throws {
         let types = try ["(address,bool,bytes)[]"].map { try ABIType(parsing: $0) }
         let data = Self.bytes(Self.aggregate3Arguments)
-        let exact = ABIDecoder.Options(allowsTrailingBytes: false, checksPadding: true, budget: data.count)
+        let exact = ABIDecoder.Options(
+            allowsTrailingBytes: false, checksPadding: true, checksOffsets: true, budget: data.count)
         #expect(try ABIDecoder.decode(types, from: data[...], options: exact).count == 1)
-        let short = ABIDecoder.Options(allowsTrailingBytes: false, checksPadding: true, budget: data.count - 1)
+        let short = ABIDecoder.Options(
+            allowsTrailingBytes: false, checksPadding: true, checksOffsets: true, budget: data.count - 1)
         #expect(throws: ABIDecodingError.self) { try ABIDecoder.decode(types, from: data[...], options: short) }
     }
 }
