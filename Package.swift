@@ -6,6 +6,7 @@
 //   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
 //                       ABICoding (the one Solidity ABI codec: wallet, native contracts, node, CLI, fuzzers),
+//                       JUnitReporting (the one JUnit XML writer: vector and scenario reports)
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
 //   crypto              CryptoCore                       (the only Swift code calling C crypto)
 //   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
@@ -81,9 +82,11 @@ let package = Package(
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         // The one Solidity ABI codec: signatures with outputs (as `cast` takes them), selectors, strict decoding with a
         // size budget (shared offsets cannot amplify).
-        .target(name: "ABICoding", dependencies: ["EthereumTypes", "KeccakHashing"]),
+        .target(name: "ABICoding", dependencies: ["ByteCoding", "EthereumTypes", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
+        // JUnit XML reports (the vector report and the scenario report write through it).
+        .target(name: "JUnitReporting"),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
         .target(name: "JSONCoding"),
 
@@ -203,7 +206,7 @@ let package = Package(
             dependencies: [
                 "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "EthereumRPC", "DevNetwork", "JSONCoding", "JSONRPC",
-                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
+                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts", "JUnitReporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -212,7 +215,7 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "SeededRandom",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "JUnitReporting", "SeededRandom",
             ]),
         .executableTarget(
             name: "SandnetCLI",

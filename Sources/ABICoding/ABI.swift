@@ -25,13 +25,6 @@ public enum ABI {
     public static func word(_ address: Address) -> [UInt8] { [UInt8](repeating: 0, count: 12) + address.bytes }
     public static func word(_ flag: Bool) -> [UInt8] { word(UInt256(flag ? 1 : 0)) }
 
-    /// Up to 32 bytes left-padded with zeros to a word (a `uint<M>` or a 32-byte storage key).
-    /// - Precondition: `bytes.count <= 32`.
-    public static func leftPadded(_ bytes: [UInt8]) -> [UInt8] {
-        precondition(bytes.count <= 32, "a word has 32 bytes")
-        return [UInt8](repeating: 0, count: 32 - bytes.count) + bytes
-    }
-
     /// A `bytes`/`string` tail: length word, then the bytes right-padded to a whole word.
     public static func tail(_ bytes: [UInt8]) -> [UInt8] {
         var out = word(UInt64(bytes.count))

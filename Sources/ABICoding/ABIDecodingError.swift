@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Why ABI-encoded bytes (calldata, return data, log topics and data) could not be decoded.
 public struct ABIDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
@@ -35,7 +37,7 @@ public struct ABIDecodingError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch kind {
         case .unknownSelector(let s):
-            return "unknown function selector 0x" + s.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            return "unknown function selector " + Hex.encodePrefixed(s)
         case .wrongLength(let e, let a): return "expected \(e) bytes of ABI data, found \(a)"
         case .dirtyWord: return "ABI word at byte \(offset) is out of range for its type"
         case .offsetOutOfRange: return "ABI offset at byte \(offset) points outside the data"

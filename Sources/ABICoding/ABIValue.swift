@@ -1,3 +1,4 @@
+import ByteCoding
 import EthereumTypes
 
 /// A value of an ``ABIType``. Signed integers are held as their two's-complement 256-bit word.
@@ -28,7 +29,7 @@ public enum ABIValue: Sendable, Hashable, CustomStringConvertible {
         case .address(let a): return a.checksummed
         case .bool(let b): return b ? "true" : "false"
         case .fixedBytes(let b), .bytes(let b):
-            return "0x" + b.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            return Hex.encodePrefixed(b)
         case .string(let s): return "\"\(s)\""
         case .array(let elements): return "[" + elements.map(\.description).joined(separator: ", ") + "]"
         case .tuple(let elements): return "(" + elements.map(\.description).joined(separator: ", ") + ")"
@@ -83,11 +84,5 @@ public enum ABIValue: Sendable, Hashable, CustomStringConvertible {
         case .array(let e), .tuple(let e): return e
         default: preconditionFailure("ABI value \(self) is not an array or tuple")
         }
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

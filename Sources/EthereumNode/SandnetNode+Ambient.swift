@@ -131,7 +131,7 @@ extension SandnetNode {
             var gas = tx.gas
             if let token {
                 let steps = tx.value / UInt256(1_000_000_000_000 as UInt64)
-                let amount = steps * Self.power10(Int(token.decimals) - 2)
+                let amount = steps * Units.powerOfTen(max(Int(token.decimals) - 2, 0))
                 data = ERC20Call.transfer(to: to, amount: amount).encoded()
                 to = token.address
                 value = .zero
@@ -158,7 +158,7 @@ extension SandnetNode {
                 try chain.setBalance(user, balance)
             }
             for (token, sender) in tokenSenders {
-                let full = wholeTokens * Self.power10(Int(token.decimals))
+                let full = wholeTokens * Units.powerOfTen(Int(token.decimals))
                 if chain.tokenBalance(token: token.address, holder: sender) < full / UInt256(2) {
                     try chain.setTokenBalance(token: token.address, holder: sender, amount: full)
                 }
@@ -177,13 +177,6 @@ extension SandnetNode {
     /// The configured ambient tokens the chain has, in the configured order.
     var ambientTokens: [TokenDefinition] {
         configuration.ambient.tokens.compactMap { configuration.chain.nativeContracts.token(at: $0) }
-    }
-
-    /// 10^`exponent` (1 for a negative one).
-    static func power10(_ exponent: Int) -> UInt256 {
-        var result = UInt256(1)
-        for _ in 0..<max(exponent, 0) { result = result * UInt256(10) }
-        return result
     }
 
     /// The simulated users' keys, derived once.

@@ -336,7 +336,7 @@ struct TokenContract {
         if profile == .fiatToken && v != 27 && v != 28 { throw fail(.invalidSignatureV) }
         m.charge(GasModel.ecrecover)
         guard v == 27 || v == 28,
-            let signer = try? MessageSignature(yParity: v - 27, r: r, s: s).recoverAddress(digest: digest)
+            let signer = try? EthereumSignature(yParity: v - 27, r: r, s: s).recoverAddress(digest: digest)
         else { throw fail(.invalidSignature) }
         if signer != owner { throw fail(.invalidSigner(signer: signer, owner: owner)) }
         m.store(address, nonceSlot, nonce &+ 1)
