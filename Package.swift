@@ -20,7 +20,7 @@
 //                       functions over a storage view; below the ledger, above the wallet, whose EIP-712 hashing
 //                       and signature recovery check permits: wallet <- NativeContracts <- EthereumLedger)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
-//                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
+//                       EthereumLedgerStorage, ICPLedgerStorage (each ledger's owner over a key-value store)
 //   a living chain      AmbientTraffic (other users' traffic, fee profiles), ProviderFaults (fault shapes, schedule)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
@@ -49,7 +49,7 @@ let package = Package(
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "EthereumNode", "EthereumRPC", "DevNetwork"]),
-        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
+        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger", "ICPLedgerStorage"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
@@ -173,7 +173,11 @@ let package = Package(
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
             name: "ICPLedger",
-            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore"]),
+        // The ICP ledger's owner over a key-value store: change sets written as one batch, then committed.
+        .target(
+            name: "ICPLedgerStorage",
+            dependencies: ["ByteCoding", "CBORCoding", "ICPIdentity", "ICPLedger", "KeyValueStorage"]),
         // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
         .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
         // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
@@ -182,8 +186,8 @@ let package = Package(
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "KeyValueStorage",
-                "HDWallet",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPLedgerStorage",
+                "KeyValueStorage", "HDWallet",
             ]),
         // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
         .target(
@@ -285,7 +289,8 @@ let package = Package(
         .testTarget(
             name: "ICPReplicaTests",
             dependencies: [
-                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
+                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding",
+                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding",
             ]),
         .testTarget(
             name: "ICPRPCTests",
@@ -298,7 +303,8 @@ let package = Package(
         .testTarget(
             name: "ICPLedgerTests",
             dependencies: [
-                "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "LevelDBStorage", "ByteCoding",
+                "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage",
+                "LevelDBStorage", "ByteCoding",
             ]),
     ]
 )
