@@ -5,6 +5,8 @@
 //   C system libraries  CSecp256k1, COpenSSL, CLevelDB, CMalloc (glibc's mallopt, for the CLI)  (module maps only)
 //   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
+//                       ABICoding (the one Solidity ABI codec: wallet, native contracts, node, CLI, fuzzers),
+//                       JUnitReporting (the one JUnit XML writer: vector and scenario reports)
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
 //   crypto              CryptoCore                       (the only Swift code calling C crypto)
 //   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
@@ -41,7 +43,9 @@ let package = Package(
     products: [
         .library(
             name: "SandnetCodecs",
-            targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
+            targets: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "ABICoding", "MerkleTrie", "CandidCoding",
+            ]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
@@ -77,8 +81,13 @@ let package = Package(
         .target(name: "KeccakHashing"),
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
+        // The one Solidity ABI codec: signatures with outputs (as `cast` takes them), selectors, strict decoding with a
+        // size budget (shared offsets cannot amplify).
+        .target(name: "ABICoding", dependencies: ["ByteCoding", "EthereumTypes", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
+        // JUnit XML reports (the vector report and the scenario report write through it).
+        .target(name: "JUnitReporting"),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
         .target(name: "JSONCoding"),
 
@@ -102,7 +111,8 @@ let package = Package(
         .target(
             name: "EthereumTransactions",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
+                "ABICoding", "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet",
+                "JSONCoding",
             ]),
 
         // MARK: Seeded randomness: SplitMix64 (the same seed replays the same schedule on every platform)
@@ -112,12 +122,13 @@ let package = Package(
         .target(name: "MarketData", dependencies: ["SeededRandom"]),
 
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
-        .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+        .target(
+            name: "NativeContracts", dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
+            dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
             name: "EthereumLedgerStorage",
@@ -145,8 +156,8 @@ let package = Package(
         .target(
             name: "EthereumRPC",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger", "EthereumNode",
-                "JSONCoding", "JSONRPC", "AmbientTraffic",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger",
+                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -201,9 +212,9 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "EthereumRPC", "DevNetwork", "JSONCoding", "JSONRPC",
-                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
+                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts", "JUnitReporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -212,7 +223,7 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "SeededRandom",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "JUnitReporting", "SeededRandom",
             ]),
         .executableTarget(
             name: "SandnetCLI",
@@ -230,6 +241,7 @@ let package = Package(
         .testTarget(
             name: "CodecTests",
             dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "SeededRandom"]),
+        .testTarget(name: "ABICodingTests", dependencies: ["ABICoding", "EthereumTypes", "ByteCoding", "KeccakHashing"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
@@ -261,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "NativeContractsTests",
             dependencies: [
-                "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
+                "ABICoding", "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
@@ -274,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
-                "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+                "ABICoding", "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
                 "HDWallet", "JSONCoding",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
@@ -308,7 +320,7 @@ package.targets.append(contentsOf: [
     .target(
         name: "FuzzHarnesses",
         dependencies: [
-            "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
+            "ABICoding", "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
             "ICPReplica", "ICPLedger", "DevNetwork", "NativeContracts",
         ]),

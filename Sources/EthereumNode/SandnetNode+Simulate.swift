@@ -126,7 +126,7 @@ extension SandnetNode {
             maxFeePerGas: call.maxFeePerGas ?? .zero, gas: call.gas ?? 0, to: call.to, value: call.value,
             data: call.data, accessList: call.accessList)
         let signed = SignedTransaction(
-            transaction: .dynamicFee(tx), signature: TransactionSignature(yParity: 0, r: .zero, s: .zero))
+            transaction: .dynamicFee(tx), signature: EthereumSignature(yParity: 0, r: .zero, s: .zero))
         return ledgerTransaction(signed, sender: call.from)
     }
 
