@@ -83,6 +83,9 @@ let package = Package(
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
+        // BLS12-381 signing in pure Swift (the IC's certificate scheme): fields, G1/G2, RFC 9380 hash_to_G1; SHA-256
+        // from CryptoCore. No pairing: the node signs, clients verify.
+        .target(name: "BLS12381", dependencies: ["CryptoCore"]),
 
         // MARK: Storage: the key-value protocol and in-memory store; the LevelDB store (the only code that calls LevelDB)
         .target(name: "KeyValueStorage"),
@@ -254,6 +257,7 @@ let package = Package(
             dependencies: [
                 "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
+        .testTarget(name: "BLS12381Tests", dependencies: ["BLS12381", "ByteCoding"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding", "EthereumTypes"]),
