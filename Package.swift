@@ -175,7 +175,7 @@ let package = Package(
             name: "ICPReplica",
             dependencies: [
                 "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "KeyValueStorage",
-                "HDWallet",
+                "HDWallet", "BLS12381",
             ]),
         // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
         .target(
@@ -277,7 +277,7 @@ let package = Package(
         .testTarget(
             name: "ICPReplicaTests",
             dependencies: [
-                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
+                "ICPReplica", "BLS12381", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
             ]),
         .testTarget(
             name: "ICPRPCTests",

@@ -11,7 +11,7 @@ import ICPLedgerService
 ///
 /// Calls execute when they arrive (there are no rounds), so a `/call` that answered 202 already has its status in
 /// the state tree. Envelopes are authenticated as the replica does (``Envelope/authenticate(now:maxExpiryAhead:)``);
-/// certificates are signed with ``DevelopmentKeys`` (not BLS: clients must skip certificate verification).
+/// certificates are BLS-signed with ``DevelopmentKeys`` (verifiable against the root key in `/api/v2/status`).
 ///
 /// Response bodies are plain CBOR maps, without the self-describe tag: cbor2 ≥ 6 decodes a tagged map as an
 /// immutable `frozendict`, which ic-py 1.0.1's `type(result) != dict` check rejects. Certificates keep the tag.
@@ -22,7 +22,11 @@ public final class Replica: Sendable {
         public var maxExpiryAhead: UInt64 = 330 * 1_000_000_000
         /// How long a request status stays readable after the request's expiry.
         public var statusRetention: UInt64 = 300 * 1_000_000_000
-        public var keys = DevelopmentKeys()
+        public var keys = DevelopmentKeys.standard
+        /// The certified `/time` advances in steps of this many nanoseconds (the IC's batch time advances per
+        /// round), so reads of one state within a step share one signed root. 1 s by default; 1 certifies the
+        /// clock to the nanosecond.
+        public var timeTick: UInt64 = 1_000_000_000
         /// The id of the one (root) subnet; `/subnet/<id>/public_key` is the root key.
         public var subnetID: Principal = DevelopmentKeys.defaultSubnetID
         public var implementationVersion = "sandnet"
@@ -286,7 +290,8 @@ public final class Replica: Sendable {
     /// The part of the state tree that `paths` ask for, plus `/time` (always revealed).
     func stateTree(paths: [[[UInt8]]], sender: Principal, now: UInt64) throws(ReplicaError) -> StateTree {
         var tree = StateTree.node([:])
-        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now)))
+        let tick = max(configuration.timeTick, 1)
+        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now - now % tick)))
         // Only the records asked for are read (copying the table would make the next call copy it again).
         let records = state.withReadLock { state in
             var asked: [[UInt8]: RequestRecord] = [:]

@@ -24,7 +24,7 @@ final class ReplicaFixture: Sendable {
     let alice: KeyIdentity
     let bob: KeyIdentity
 
-    init() throws {
+    init(configuration: Replica.Configuration = Replica.Configuration()) throws {
         alice = try KeyIdentity(ed25519PrivateKey: Array(repeating: 0x11, count: 32))
         bob = try KeyIdentity(secp256k1PrivateKey: Array(repeating: 0x22, count: 32))
         let minting = Account(owner: try Principal(text: "aaaaa-aa"))
@@ -33,7 +33,9 @@ final class ReplicaFixture: Sendable {
             initialBalances: [(AccountIdentifier(principal: alice.principal), Tokens(e8s: 1_000_000_000))],
             now: Self.start)
         let time = self.time
-        replica = Replica(service: LedgerService(ledger: ledger)) { time.withLock { $0 } }
+        replica = Replica(service: LedgerService(ledger: ledger), configuration: configuration) {
+            time.withLock { $0 }
+        }
     }
 
     var now: UInt64 { time.withLock { $0 } }
