@@ -18,7 +18,7 @@
 //                       functions over a storage view; below the ledger, above the wallet, whose EIP-712 hashing
 //                       and signature recovery check permits: wallet <- NativeContracts <- EthereumLedger)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
-//                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
+//                       EthereumLedgerStorage, ICPLedgerStorage (each ledger's owner over a key-value store)
 //   a living chain      AmbientTraffic (other users' traffic, fee profiles), ProviderFaults (fault shapes, schedule)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
@@ -45,7 +45,7 @@ let package = Package(
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "EthereumNode", "EthereumRPC", "DevNetwork"]),
-        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
+        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger", "ICPLedgerStorage"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
@@ -165,7 +165,11 @@ let package = Package(
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
             name: "ICPLedger",
-            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore"]),
+        // The ICP ledger's owner over a key-value store: change sets written as one batch, then committed.
+        .target(
+            name: "ICPLedgerStorage",
+            dependencies: ["ByteCoding", "CBORCoding", "ICPIdentity", "ICPLedger", "KeyValueStorage"]),
         // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
         .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
         // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
@@ -174,8 +178,8 @@ let package = Package(
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "KeyValueStorage",
-                "HDWallet", "BLS12381",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPLedgerStorage",
+                "KeyValueStorage", "HDWallet", "BLS12381",
             ]),
         // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
         .target(
@@ -277,7 +281,8 @@ let package = Package(
         .testTarget(
             name: "ICPReplicaTests",
             dependencies: [
-                "ICPReplica", "BLS12381", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
+                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding",
+                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding", "BLS12381",
             ]),
         .testTarget(
             name: "ICPRPCTests",
@@ -290,7 +295,8 @@ let package = Package(
         .testTarget(
             name: "ICPLedgerTests",
             dependencies: [
-                "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "LevelDBStorage", "ByteCoding",
+                "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage",
+                "LevelDBStorage", "ByteCoding",
             ]),
     ]
 )

@@ -61,6 +61,8 @@ public final class NodeServer: Sendable {
     public var replica: Replica? { network.icp?.replica }
     public let configuration: ServerConfiguration
     let logger: Logger
+    /// Raised once a stop was asked for: Hummingbird's lines about that stop are not errors (``ShutdownLogFilter``).
+    let stopping = ShutdownLogFilter.Stopping()
     let boundPort = PortState()
     /// The open connections (``ConnectionGuard`` counts them).
     let connections = ConnectionCounter()
@@ -211,7 +213,9 @@ public final class NodeServer: Sendable {
                 boundPort.value.withLock { $0 = port }
                 continuation.yield(port)
             },
-            logger: logger)
+            logger: Logger(label: logger.label) { [logger, stopping] _ in
+                ShutdownLogFilter(wrapped: logger.handler, stopping: stopping)
+            })
     }
 
     /// HTTP/1.1 with the WebSocket upgrade, every connection behind a ``ConnectionGuard``.
@@ -271,13 +275,26 @@ public final class NodeServer: Sendable {
         executor.start()
         let app = buildApplication()
         let miner = MiningService(node: node, executor: executor)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: app), .init(service: miner)],
-                gracefulShutdownSignals: handleSignals ? [.sigint, .sigterm] : [],
-                logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [
+                .init(service: app), .init(service: miner), .init(service: StopFlagService(stopping: stopping)),
+            ],
+            gracefulShutdownSignals: handleSignals ? [.sigint, .sigterm] : [],
+            logger: logger)
+        // Connections still open after this are cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        // Cancelling the caller's task is a stop request, handled as a graceful shutdown: cancelling the group
+        // directly raced Hummingbird's own shutdown (which then logged "Server shutdown error: Already closed" as an
+        // error on every clean stop).
+        let running = Task { try await group.run() }
         do {
-            try await group.run()
+            try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: { [stopping] in
+                stopping.value.store(true, ordering: .relaxed)
+                Task { await group.triggerGracefulShutdown() }
+            }
         } catch {
             await executor.shutdown()
             try? node.shutdown()
