@@ -390,9 +390,7 @@ public final class Replica: Sendable {
                 guard path.count >= 3, path[1] == canisterID.bytes else { continue }
                 tree.insert(Array(path.prefix(2)), canisterTree())
             case "subnet":
-                tree.insert(
-                    [path[0], configuration.subnetID.bytes],
-                    .node([("public_key", .leaf(configuration.keys.rootKey))]))
+                tree.insert([path[0], configuration.subnetID.bytes], subnetTree())
             default: continue
             }
         }
@@ -412,6 +410,29 @@ public final class Replica: Sendable {
             return .node(children)
         }
     }
+
+    /// `/subnet/<id>`: the root key, the canister ranges (CBOR pairs of canister id bytes, covering every id of a
+    /// local replica's first subnet, the ledger's among them) and the node key that signs query responses, which
+    /// agents read to verify query signatures.
+    func subnetTree() -> StateTree {
+        let ranges = CBORValue.array([.array([.bytes(Self.canisterRange.lower), .bytes(Self.canisterRange.upper)])])
+        return .node([
+            ("public_key", .leaf(configuration.keys.rootKey)),
+            ("canister_ranges", .leaf(CBOREncoder.encode(ranges))),
+            (
+                "node",
+                .node([
+                    configuration.keys.nodeID.bytes: .node([("public_key", .leaf(configuration.keys.nodePublicKey.der))]
+                    )
+                ])
+            ),
+        ])
+    }
+
+    /// Canister ids 0x0000000000000000_0101 ... 0x00000000000FFFFF_0101.
+    static let canisterRange: (lower: [UInt8], upper: [UInt8]) = (
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0x0f, 0xff, 0xff, 1, 1]
+    )
 
     func canisterTree() -> StateTree {
         .node([

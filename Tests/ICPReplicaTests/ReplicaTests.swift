@@ -308,6 +308,17 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
         let tree = try AgentReply.certifiedTree(read.body)
         #expect(tree.lookup(paths[0]) == .found(Array(LedgerService.candidInterface.utf8)))
         #expect(tree.lookup(paths[1]) == .found(keys.rootKey))
+        let subnet = [Array("subnet".utf8), fixture.replica.configuration.subnetID.bytes]
+        #expect(
+            tree.lookup(subnet + [Array("node".utf8), keys.nodeID.bytes, Array("public_key".utf8)])
+                == .found(keys.nodePublicKey.der))
+        let ranges = CBOREncoder.encode(
+            .array([.array([.bytes(Replica.canisterRange.lower), .bytes(Replica.canisterRange.upper)])]))
+        #expect(tree.lookup(subnet + [Array("canister_ranges".utf8)]) == .found(ranges))
+        // The ranges cover the ledger's id.
+        let ledger = LedgerService.canisterID.bytes
+        #expect(!ledger.lexicographicallyPrecedes(Replica.canisterRange.lower))
+        #expect(!Replica.canisterRange.upper.lexicographicallyPrecedes(ledger))
     }
 
     @Test func statusesArePrunedAfterExpiryPlusRetention() throws {
