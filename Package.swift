@@ -93,6 +93,9 @@ let package = Package(
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
+        // BLS12-381 signing in pure Swift (the IC's certificate scheme): fields, G1/G2, RFC 9380 hash_to_G1; SHA-256
+        // from CryptoCore. No pairing: the node signs, clients verify.
+        .target(name: "BLS12381", dependencies: ["CryptoCore"]),
 
         // MARK: Storage: the key-value protocol and in-memory store; the LevelDB store (the only code that calls LevelDB)
         .target(name: "KeyValueStorage"),
@@ -191,7 +194,7 @@ let package = Package(
             name: "ICPReplica",
             dependencies: [
                 "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPLedgerStorage",
-                "KeyValueStorage", "HDWallet",
+                "KeyValueStorage", "HDWallet", "BLS12381",
             ]),
         // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
         .target(
@@ -275,6 +278,7 @@ let package = Package(
             dependencies: [
                 "ABICoding", "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
+        .testTarget(name: "BLS12381Tests", dependencies: ["BLS12381", "ByteCoding"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding", "EthereumTypes"]),
@@ -295,7 +299,7 @@ let package = Package(
             name: "ICPReplicaTests",
             dependencies: [
                 "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding",
-                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding",
+                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding", "BLS12381",
             ]),
         .testTarget(
             name: "ICPRPCTests",
