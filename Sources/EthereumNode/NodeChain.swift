@@ -481,7 +481,7 @@ public final class NodeChain: Sendable {
             maxFeePerGas: call.maxFeePerGas ?? .zero, gas: call.gas ?? 0, to: call.to, value: call.value,
             data: call.data, accessList: call.accessList)
         let signed = SignedTransaction(
-            transaction: .dynamicFee(tx), signature: TransactionSignature(yParity: 0, r: .zero, s: .zero))
+            transaction: .dynamicFee(tx), signature: EthereumSignature(yParity: 0, r: .zero, s: .zero))
         return LedgerTransaction(signed, sender: call.from)
     }
 
@@ -500,11 +500,12 @@ public final class NodeChain: Sendable {
             guard number - parent.number <= maxSimulatedBlocks else { throw .tooManyBlocks }
             while previousNumber + 1 < number {
                 previousNumber += 1
-                previousTime += simulatedBlockInterval
+                previousTime = try nextTime(after: previousTime)
                 out.append((SimulatedBlockSpec(number: previousNumber, timestamp: previousTime), nil))
             }
             previousNumber = number
-            let time = o.time ?? previousTime + simulatedBlockInterval
+            let time: UInt64
+            if let given = o.time { time = given } else { time = try nextTime(after: previousTime) }
             guard time > previousTime else { throw .timestampNotInOrder(time, previous: previousTime) }
             previousTime = time
             out.append(
@@ -515,6 +516,14 @@ public final class NodeChain: Sendable {
                 ))
         }
         return out
+    }
+
+    /// The default time of a simulated block: its parent's + 12 s, refused past 2^64−1 (a block at 2^64−5 followed
+    /// by one without a time trapped the node).
+    private static func nextTime(after previous: UInt64) throws(SimulationInputError) -> UInt64 {
+        let (time, overflow) = previous.addingReportingOverflow(simulatedBlockInterval)
+        guard !overflow else { throw .timestampOverflow(previous: previous) }
+        return time
     }
 
     // MARK: Selectors and log queries (pure functions of a ledger)

@@ -140,6 +140,14 @@ public final class SandnetNode: Sendable {
 
     public var now: UInt64 { clock() }
 
+    /// The chain's clock: the wall clock plus the offset `evm_increaseTime` and `evm_setTime` set (never below 0).
+    /// The market follows it (README, "Markets").
+    public var chainTime: UInt64 {
+        let now = Int64(min(clock(), Ledger.maxTimestamp))
+        let offset = withLedger { $0.timeOffset }
+        return UInt64(max(0, now + offset))
+    }
+
     /// Runs `body` on the ledger under the chain's lock (``NodeChain/withLedger(_:)``).
     func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
         try chain.withLedger(body)
@@ -328,8 +336,8 @@ public final class SandnetNode: Sendable {
 
     /// The signature an unsigned transaction carries: s = 1 (as Anvil's) and r = 2^160 + the sender, so two
     /// senders' otherwise equal transactions differ in encoding and hash. It recovers to no particular address.
-    static func placeholderSignature(for sender: Address) -> TransactionSignature {
-        TransactionSignature(yParity: 0, r: UInt256(bigEndian: [1] + sender.bytes) ?? .zero, s: UInt256(1))
+    static func placeholderSignature(for sender: Address) -> EthereumSignature {
+        EthereumSignature(yParity: 0, r: UInt256(bigEndian: [1] + sender.bytes) ?? .zero, s: UInt256(1))
     }
 
     public var miningMode: MiningMode { chain.miningMode }

@@ -66,6 +66,8 @@ public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConver
     case tooManyCalls(Int, limit: Int)
     case blockNumberNotInOrder(UInt64, previous: UInt64)
     case timestampNotInOrder(UInt64, previous: UInt64)
+    /// A block without a time after one at 2^64−1 − 11 or later: its default time (+12 s) does not fit 64 bits.
+    case timestampOverflow(previous: UInt64)
 
     /// geth's codes: -32602 (invalid params), -38026 (client limit), -38020 (block number), -38021 (timestamp).
     public var code: Int {
@@ -73,7 +75,7 @@ public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConver
         case .emptyInput: -32602
         case .tooManyBlocks, .tooManyCallsInBlock, .tooManyCalls: -38026
         case .blockNumberNotInOrder: -38020
-        case .timestampNotInOrder: -38021
+        case .timestampNotInOrder, .timestampOverflow: -38021
         }
     }
 
@@ -85,6 +87,8 @@ public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConver
         case .tooManyCalls(let n, let limit): "too many calls: \(n) > \(limit)"
         case .blockNumberNotInOrder(let n, let previous): "block numbers must be in order: \(n) <= \(previous)"
         case .timestampNotInOrder(let t, let previous): "block timestamps must be in order: \(t) <= \(previous)"
+        case .timestampOverflow(let previous):
+            "block timestamp overflow: \(previous) + \(NodeChain.simulatedBlockInterval) exceeds 2^64-1"
         }
     }
 }

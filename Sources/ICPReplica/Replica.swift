@@ -4,14 +4,19 @@ import CryptoCore
 import ICPIdentity
 import ICPLedger
 import ICPLedgerService
+import ICPLedgerStorage
 
 /// A development replica hosting the ICP ledger canister behind the IC HTTP interface (interface spec §HTTP
 /// interface): `status`, `query`, `call` (asynchronous v2 and synchronous v3/v4) and `read_state` with request
-/// statuses, over one in-process ``LedgerService``.
+/// statuses, over one in-process ``LedgerService`` whose ledger a ``PersistentICPLedger`` owns: an update's changes
+/// are written (when the ledger is kept in a store) and only then committed; a failed write answers the call with
+/// ``LedgerService/storageReject(_:)`` and changes nothing.
+///
+/// Lock order: the replica's state lock, then the ledger owner's lock (never the other way round).
 ///
 /// Calls execute when they arrive (there are no rounds), so a `/call` that answered 202 already has its status in
 /// the state tree. Envelopes are authenticated as the replica does (``Envelope/authenticate(now:maxExpiryAhead:)``);
-/// certificates are signed with ``DevelopmentKeys`` (not BLS: clients must skip certificate verification).
+/// certificates are BLS-signed with ``DevelopmentKeys`` (verifiable against the root key in `/api/v2/status`).
 ///
 /// Response bodies are plain CBOR maps, without the self-describe tag: cbor2 ≥ 6 decodes a tagged map as an
 /// immutable `frozendict`, which ic-py 1.0.1's `type(result) != dict` check rejects. Certificates keep the tag.
@@ -22,7 +27,11 @@ public final class Replica: Sendable {
         public var maxExpiryAhead: UInt64 = 330 * 1_000_000_000
         /// How long a request status stays readable after the request's expiry.
         public var statusRetention: UInt64 = 300 * 1_000_000_000
-        public var keys = DevelopmentKeys()
+        public var keys = DevelopmentKeys.standard
+        /// The certified `/time` advances in steps of this many nanoseconds (the IC's batch time advances per
+        /// round), so reads of one state within a step share one signed root. 1 s by default; 1 certifies the
+        /// clock to the nanosecond.
+        public var timeTick: UInt64 = 1_000_000_000
         /// The id of the one (root) subnet; `/subnet/<id>/public_key` is the root key.
         public var subnetID: Principal = DevelopmentKeys.defaultSubnetID
         public var implementationVersion = "sandnet"
@@ -38,7 +47,6 @@ public final class Replica: Sendable {
     }
 
     struct State {
-        var service: LedgerService
         var records: [[UInt8]: RequestRecord] = [:]
         /// Request ids in arrival order, for pruning.
         var order: [[UInt8]] = []
@@ -48,17 +56,31 @@ public final class Replica: Sendable {
     }
 
     public let configuration: Configuration
-    /// Queries and reads share it; calls and other changes hold it exclusively.
+    /// Queries and reads share it; calls and other changes hold it exclusively (so no read holds a copy of the
+    /// ledger while a call commits to it).
     let state: ReplicaStateLock<State>
+    /// The ledger canister's state and its storage.
+    public let ledger: PersistentICPLedger
     let clock: @Sendable () -> UInt64
 
-    /// - Parameter clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
+    /// - Parameters:
+    ///   - ledger: the ledger's owner (in memory or over a store).
+    ///   - clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
     public init(
-        service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64
+        ledger: PersistentICPLedger, configuration: Configuration = Configuration(),
+        clock: @escaping @Sendable () -> UInt64
     ) {
         self.configuration = configuration
-        self.state = ReplicaStateLock(State(service: service))
+        self.state = ReplicaStateLock(State())
+        self.ledger = ledger
         self.clock = clock
+    }
+
+    /// A replica over `service`'s ledger, kept in memory only.
+    public convenience init(
+        service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64
+    ) {
+        self.init(ledger: PersistentICPLedger(service.ledger), configuration: configuration, clock: clock)
     }
 
     public var canisterID: Principal { LedgerService.canisterID }
@@ -95,16 +117,75 @@ public final class Replica: Sendable {
         }
     }
 
-    /// Runs `body` on the ledger service under the replica's lock, held exclusively (faucets, in-process callers,
-    /// tests).
-    public func withService<T>(_ body: (inout LedgerService) throws -> T) rethrows -> T {
-        try state.withLock { try body(&$0.service) }
+    /// Mints `amount` to `account` as the minting account at the ledger's time (faucets, tests): one block, written
+    /// and then committed under the replica's lock.
+    ///
+    /// - Returns: the block index.
+    /// - Throws: ``MintError``: the ledger refused (an overflow) or its storage failed; nothing changed then.
+    @discardableResult
+    public func mint(to account: AccountIdentifier, amount: Tokens) throws(MintError) -> UInt64 {
+        let clockNow = clock()
+        return try state.withLock { state throws(MintError) -> UInt64 in
+            let now = Self.shifted(clockNow, by: state.ledgerTimeOffset)
+            let minted: Result<UInt64, LedgerTrap>
+            do throws(ICPLedgerStorageError) {
+                minted = try ledger.perform { ledger in
+                    do throws(LedgerTrap) {
+                        return try ledger.mint(to: account, amount: amount, now: now).map { .success($0) }
+                    } catch {
+                        return LedgerOutcome(.failure(error))
+                    }
+                }
+            } catch {
+                throw .storage(error)
+            }
+            switch minted {
+            case .success(let index): return index
+            case .failure(let trap): throw .refused(trap)
+            }
+        }
+    }
+
+    /// Why ``mint(to:amount:)`` changed nothing.
+    public enum MintError: Error, Hashable, Sendable, CustomStringConvertible {
+        case refused(LedgerTrap)
+        case storage(ICPLedgerStorageError)
+
+        public var description: String {
+            switch self {
+            case .refused(let trap): return trap.message
+            case .storage(let error): return error.description
+            }
+        }
+    }
+
+    /// Runs `body` on the ledger service (the ledger as last committed) under the replica's lock, held exclusively:
+    /// no call runs meanwhile.
+    public func withService<T>(_ body: (LedgerService) throws -> T) rethrows -> T {
+        try state.withLock { _ in try body(LedgerService(ledger: ledger.ledger)) }
     }
 
     /// Runs `body` on the ledger service with the replica's lock shared: reads run concurrently with each other
     /// and with queries, and wait only for calls.
     public func readService<T>(_ body: (LedgerService) throws -> T) rethrows -> T {
-        try state.withReadLock { try body($0.service) }
+        try state.withReadLock { _ in try body(LedgerService(ledger: ledger.ledger)) }
+    }
+
+    /// An update on the ledger: its changes written, then committed; a failed write is answered with
+    /// ``LedgerService/storageReject(_:)``. The caller holds the state lock exclusively.
+    func update(method: String, arg: [UInt8], caller: Principal, now: UInt64) -> CanisterResponse {
+        do {
+            return try ledger.perform { ledger in
+                LedgerService(ledger: ledger).update(method: method, arg: arg, caller: caller, now: now)
+            }
+        } catch {
+            return LedgerService.storageReject(error.description)
+        }
+    }
+
+    /// A query on the ledger as last committed. The caller holds the state lock (either side).
+    func query(method: String, arg: [UInt8], caller: Principal, now: UInt64) -> CanisterResponse {
+        LedgerService(ledger: ledger.ledger).query(method: method, arg: arg, caller: caller, now: now)
     }
 
     // MARK: In-process calls (no envelope)
@@ -115,12 +196,11 @@ public final class Replica: Sendable {
         switch kind {
         case .query:
             return state.withReadLock { state in
-                state.service.query(
-                    method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
+                query(method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
             }
         case .update:
             return state.withLock { state in
-                state.service.update(
+                update(
                     method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
             }
         }
@@ -149,7 +229,7 @@ public final class Replica: Sendable {
             if request.canisterID == canisterID {
                 // The shared side: queries run concurrently with each other (only calls hold the lock exclusively).
                 response = state.withReadLock {
-                    $0.service.query(
+                    query(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
                         now: Self.shifted(now, by: $0.ledgerTimeOffset))
                 }
@@ -175,7 +255,7 @@ public final class Replica: Sendable {
                 guard state.records[request.id] == nil else { return }  // a resubmission runs once
                 let response: CanisterResponse
                 if request.canisterID == canisterID {
-                    response = state.service.update(
+                    response = update(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
                         now: Self.shifted(now, by: state.ledgerTimeOffset))
                 } else {
@@ -286,7 +366,8 @@ public final class Replica: Sendable {
     /// The part of the state tree that `paths` ask for, plus `/time` (always revealed).
     func stateTree(paths: [[[UInt8]]], sender: Principal, now: UInt64) throws(ReplicaError) -> StateTree {
         var tree = StateTree.node([:])
-        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now)))
+        let tick = max(configuration.timeTick, 1)
+        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now - now % tick)))
         // Only the records asked for are read (copying the table would make the next call copy it again).
         let records = state.withReadLock { state in
             var asked: [[UInt8]: RequestRecord] = [:]
@@ -309,9 +390,7 @@ public final class Replica: Sendable {
                 guard path.count >= 3, path[1] == canisterID.bytes else { continue }
                 tree.insert(Array(path.prefix(2)), canisterTree())
             case "subnet":
-                tree.insert(
-                    [path[0], configuration.subnetID.bytes],
-                    .node([("public_key", .leaf(configuration.keys.rootKey))]))
+                tree.insert([path[0], configuration.subnetID.bytes], subnetTree())
             default: continue
             }
         }
@@ -331,6 +410,29 @@ public final class Replica: Sendable {
             return .node(children)
         }
     }
+
+    /// `/subnet/<id>`: the root key, the canister ranges (CBOR pairs of canister id bytes, covering every id of a
+    /// local replica's first subnet, the ledger's among them) and the node key that signs query responses, which
+    /// agents read to verify query signatures.
+    func subnetTree() -> StateTree {
+        let ranges = CBORValue.array([.array([.bytes(Self.canisterRange.lower), .bytes(Self.canisterRange.upper)])])
+        return .node([
+            ("public_key", .leaf(configuration.keys.rootKey)),
+            ("canister_ranges", .leaf(CBOREncoder.encode(ranges))),
+            (
+                "node",
+                .node([
+                    configuration.keys.nodeID.bytes: .node([("public_key", .leaf(configuration.keys.nodePublicKey.der))]
+                    )
+                ])
+            ),
+        ])
+    }
+
+    /// Canister ids 0x0000000000000000_0101 ... 0x00000000000FFFFF_0101.
+    static let canisterRange: (lower: [UInt8], upper: [UInt8]) = (
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0x0f, 0xff, 0xff, 1, 1]
+    )
 
     func canisterTree() -> StateTree {
         .node([
