@@ -78,6 +78,8 @@ let package = Package(
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
+        // Swift source from .did files (pure: a checked DIDProgram in, text out); `sandnet candid generate`.
+        .target(name: "CandidCodegen", dependencies: ["CandidCoding"]),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
         .target(name: "JSONCoding"),
 
@@ -213,7 +215,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "CandidCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -228,6 +230,17 @@ let package = Package(
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
+        // The ledger client generated from LedgerService.candidInterface and checked in (CandidCodegenTests fails when
+        // it drifts from a fresh generation), compiled here so generated code builds in CI.
+        .target(
+            name: "GeneratedLedgerClient", dependencies: ["CandidCoding", "ICPAgent", "ICPIdentity"],
+            path: "Tests/GeneratedLedgerClient"),
+        .testTarget(
+            name: "CandidCodegenTests",
+            dependencies: [
+                "CandidCodegen", "CandidCoding", "ICPAgent", "ICPIdentity", "ICPLedgerService", "GeneratedLedgerClient",
+                "DevNetwork", "SandnetServer", "TestSupport",
+            ]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [

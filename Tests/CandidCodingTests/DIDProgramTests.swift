@@ -127,7 +127,7 @@ struct DIDProgramTests {
         #expect(methods[0].docs == ["Moves tokens."])
         #expect(
             program.candidText
-                == "// The amount.\ntype Tokens = record {\n  // In e8s.\n  e8s : nat64;\n  42 : nat;\n};\n"
+                == "// The amount.\ntype Tokens = record {\n  42 : nat;\n  // In e8s.\n  e8s : nat64;\n};\n"
                 + "type Memo = nat64;\nservice : {\n  // Moves tokens.\n  transfer : (Tokens) -> (Memo);\n}")
     }
 }
