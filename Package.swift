@@ -5,6 +5,8 @@
 //   C system libraries  CSecp256k1, COpenSSL, CLevelDB, CMalloc (glibc's mallopt, for the CLI)  (module maps only)
 //   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
+//                       ABICoding (the one Solidity ABI codec: wallet, native contracts, node, CLI, fuzzers),
+//                       JUnitReporting (the one JUnit XML writer: vector and scenario reports)
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
 //   crypto              CryptoCore                       (the only Swift code calling C crypto)
 //   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
@@ -18,8 +20,9 @@
 //                       functions over a storage view; below the ledger, above the wallet, whose EIP-712 hashing
 //                       and signature recovery check permits: wallet <- NativeContracts <- EthereumLedger)
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
-//                       EthereumLedgerStorage (the Ethereum ledger's owner over a key-value store)
+//                       EthereumLedgerStorage, ICPLedgerStorage (each ledger's owner over a key-value store)
 //   a living chain      AmbientTraffic (other users' traffic, fee profiles), ProviderFaults (fault shapes, schedule)
+//   markets             MarketData (seeded price paths, CoinGecko granularity, candles; pure, no I/O)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
 //   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
@@ -40,12 +43,14 @@ let package = Package(
     products: [
         .library(
             name: "SandnetCodecs",
-            targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
+            targets: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "ABICoding", "MerkleTrie", "CandidCoding",
+            ]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
         .library(name: "SandnetTesting", targets: ["SandnetServer", "EthereumNode", "EthereumRPC", "DevNetwork"]),
-        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger"]),
+        .library(name: "SandnetICP", targets: ["CBORCoding", "ICPIdentity", "ICPLedger", "ICPLedgerStorage"]),
         .library(name: "SandnetScenarios", targets: ["ScenarioRunner"]),
         .library(name: "SandnetWallet", targets: ["HDWallet", "SecretStorage", "EthereumTransactions"]),
         .executable(name: "sandnet", targets: ["SandnetCLI"]),
@@ -76,10 +81,15 @@ let package = Package(
         .target(name: "KeccakHashing"),
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
+        // The one Solidity ABI codec: signatures with outputs (as `cast` takes them), selectors, strict decoding with a
+        // size budget (shared offsets cannot amplify).
+        .target(name: "ABICoding", dependencies: ["ByteCoding", "EthereumTypes", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
         // Swift source from .did files (pure: a checked DIDProgram in, text out); `sandnet candid generate`.
         .target(name: "CandidCodegen", dependencies: ["CandidCoding"]),
+        // JUnit XML reports (the vector report and the scenario report write through it).
+        .target(name: "JUnitReporting"),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
         .target(name: "JSONCoding"),
 
@@ -103,19 +113,24 @@ let package = Package(
         .target(
             name: "EthereumTransactions",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
+                "ABICoding", "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet",
+                "JSONCoding",
             ]),
 
         // MARK: Seeded randomness: SplitMix64 (the same seed replays the same schedule on every platform)
         .target(name: "SeededRandom"),
 
+        // MARK: Market data: seeded price paths per asset and currency, charts and candles from them (pure, no I/O)
+        .target(name: "MarketData", dependencies: ["SeededRandom"]),
+
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
-        .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+        .target(
+            name: "NativeContracts", dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
-            dependencies: ["EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
+            dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts"]),
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
             name: "EthereumLedgerStorage",
@@ -143,8 +158,8 @@ let package = Package(
         .target(
             name: "EthereumRPC",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger", "EthereumNode",
-                "JSONCoding", "JSONRPC", "AmbientTraffic",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger",
+                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -152,7 +167,7 @@ let package = Package(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica",
-                "ICPRPC", "ProviderFaults",
+                "ICPRPC", "ProviderFaults", "MarketData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -164,7 +179,11 @@ let package = Package(
         .target(name: "ICPIdentity", dependencies: ["ByteCoding", "CBORCoding", "CryptoCore", "HDWallet"]),
         .target(
             name: "ICPLedger",
-            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage"]),
+            dependencies: ["ByteCoding", "ICPIdentity", "CBORCoding", "CryptoCore"]),
+        // The ICP ledger's owner over a key-value store: change sets written as one batch, then committed.
+        .target(
+            name: "ICPLedgerStorage",
+            dependencies: ["ByteCoding", "CBORCoding", "ICPIdentity", "ICPLedger", "KeyValueStorage"]),
         // The ledger canister's Candid interface: method name + Candid bytes in, Candid reply or reject out.
         .target(name: "ICPLedgerService", dependencies: ["ICPLedger", "ICPIdentity", "CandidCoding"]),
         // The client side of the IC HTTP interface: envelopes, signatures, reading replies (transport injected).
@@ -173,8 +192,8 @@ let package = Package(
         .target(
             name: "ICPReplica",
             dependencies: [
-                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "KeyValueStorage",
-                "HDWallet",
+                "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPLedgerStorage",
+                "KeyValueStorage", "HDWallet",
             ]),
         // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
         .target(
@@ -195,9 +214,9 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "EthereumRPC", "DevNetwork", "JSONCoding", "JSONRPC",
-                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
+                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts", "JUnitReporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -206,7 +225,7 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
-                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "SeededRandom",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "JUnitReporting", "SeededRandom",
             ]),
         .executableTarget(
             name: "SandnetCLI",
@@ -215,7 +234,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc", "CandidCodegen",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -224,11 +243,13 @@ let package = Package(
         .testTarget(
             name: "CodecTests",
             dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "SeededRandom"]),
+        .testTarget(name: "ABICodingTests", dependencies: ["ABICoding", "EthereumTypes", "ByteCoding", "KeccakHashing"]),
         .testTarget(name: "MerkleTrieTests", dependencies: ["MerkleTrie", "ByteCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
+        .testTarget(name: "MarketDataTests", dependencies: ["MarketData", "SeededRandom"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         // The ledger client generated from LedgerService.candidInterface and checked in (CandidCodegenTests fails when
         // it drifts from a fresh generation), compiled here so generated code builds in CI.
@@ -245,7 +266,7 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTransactions", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "MarketData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
@@ -265,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "NativeContractsTests",
             dependencies: [
-                "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
+                "ABICoding", "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
@@ -278,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
-                "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
+                "ABICoding", "EthereumTransactions", "ByteCoding", "EthereumTypes", "CryptoCore", "KeccakHashing", "RLPCoding",
                 "HDWallet", "JSONCoding",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
@@ -286,7 +307,8 @@ let package = Package(
         .testTarget(
             name: "ICPReplicaTests",
             dependencies: [
-                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "ByteCoding",
+                "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding",
+                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding",
             ]),
         .testTarget(
             name: "ICPRPCTests",
@@ -299,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "ICPLedgerTests",
             dependencies: [
-                "ICPLedger", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage", "LevelDBStorage", "ByteCoding",
+                "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding", "CryptoCore", "KeyValueStorage",
+                "LevelDBStorage", "ByteCoding",
             ]),
     ]
 )
@@ -310,7 +333,7 @@ package.targets.append(contentsOf: [
     .target(
         name: "FuzzHarnesses",
         dependencies: [
-            "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
+            "ABICoding", "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
             "ICPReplica", "ICPLedger", "DevNetwork", "NativeContracts",
         ]),

@@ -131,9 +131,8 @@ extension SandnetNode {
             var gas = tx.gas
             if let token {
                 let steps = tx.value / UInt256(1_000_000_000_000 as UInt64)
-                let amount = steps * Self.power10(Int(token.decimals) - 2)
-                // transfer(address,uint256)
-                data = [0xa9, 0x05, 0x9c, 0xbb] + Self.word(to.bytes) + amount.bigEndianBytes
+                let amount = steps * Units.powerOfTen(max(Int(token.decimals) - 2, 0))
+                data = ERC20Call.transfer(to: to, amount: amount).encoded()
                 to = token.address
                 value = .zero
                 gas = SandnetNode.ambientTokenGasLimit
@@ -159,7 +158,7 @@ extension SandnetNode {
                 try chain.setBalance(user, balance)
             }
             for (token, sender) in tokenSenders {
-                let full = wholeTokens * Self.power10(Int(token.decimals))
+                let full = wholeTokens * Units.powerOfTen(Int(token.decimals))
                 if chain.tokenBalance(token: token.address, holder: sender) < full / UInt256(2) {
                     try chain.setTokenBalance(token: token.address, holder: sender, amount: full)
                 }
@@ -179,16 +178,6 @@ extension SandnetNode {
     var ambientTokens: [TokenDefinition] {
         configuration.ambient.tokens.compactMap { configuration.chain.nativeContracts.token(at: $0) }
     }
-
-    /// 10^`exponent` (1 for a negative one).
-    static func power10(_ exponent: Int) -> UInt256 {
-        var result = UInt256(1)
-        for _ in 0..<max(exponent, 0) { result = result * UInt256(10) }
-        return result
-    }
-
-    /// An address as a 32-byte ABI word.
-    static func word(_ bytes: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: 32 - bytes.count) + bytes }
 
     /// The simulated users' keys, derived once.
     func ambientKeys() throws -> [DevAccount] {

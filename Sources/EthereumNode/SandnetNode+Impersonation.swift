@@ -54,7 +54,7 @@ extension SandnetNode {
 
     /// The signature an unsigned transaction carries: s = 1 (as Anvil's) and r = 2^160 + the sender, so two
     /// senders' otherwise equal transactions differ in encoding and hash. It recovers to no particular address.
-    static func placeholderSignature(for sender: Address) -> TransactionSignature {
-        TransactionSignature(yParity: 0, r: UInt256(bigEndian: [1] + sender.bytes) ?? .zero, s: UInt256(1))
+    static func placeholderSignature(for sender: Address) -> EthereumSignature {
+        EthereumSignature(yParity: 0, r: UInt256(bigEndian: [1] + sender.bytes) ?? .zero, s: UInt256(1))
     }
 }

@@ -126,7 +126,7 @@ extension SandnetNode {
             maxFeePerGas: call.maxFeePerGas ?? .zero, gas: call.gas ?? 0, to: call.to, value: call.value,
             data: call.data, accessList: call.accessList)
         let signed = SignedTransaction(
-            transaction: .dynamicFee(tx), signature: TransactionSignature(yParity: 0, r: .zero, s: .zero))
+            transaction: .dynamicFee(tx), signature: EthereumSignature(yParity: 0, r: .zero, s: .zero))
         return ledgerTransaction(signed, sender: call.from)
     }
 
@@ -145,11 +145,12 @@ extension SandnetNode {
             guard number - parent.number <= maxSimulatedBlocks else { throw .tooManyBlocks }
             while previousNumber + 1 < number {
                 previousNumber += 1
-                previousTime += simulatedBlockInterval
+                previousTime = try nextTime(after: previousTime)
                 out.append((SimulatedBlockSpec(number: previousNumber, timestamp: previousTime), nil))
             }
             previousNumber = number
-            let time = o.time ?? previousTime + simulatedBlockInterval
+            let time: UInt64
+            if let given = o.time { time = given } else { time = try nextTime(after: previousTime) }
             guard time > previousTime else { throw .timestampNotInOrder(time, previous: previousTime) }
             previousTime = time
             out.append(
@@ -161,6 +162,14 @@ extension SandnetNode {
         }
         return out
     }
+
+    /// The default time of a simulated block: its parent's + 12 s, refused past 2^64−1 (a block at 2^64−5 followed
+    /// by one without a time trapped the node).
+    private static func nextTime(after previous: UInt64) throws(SimulationInputError) -> UInt64 {
+        let (time, overflow) = previous.addingReportingOverflow(simulatedBlockInterval)
+        guard !overflow else { throw .timestampOverflow(previous: previous) }
+        return time
+    }
 }
 
 /// Why eth_simulateV1 refused a request's shape, with geth's texts.
@@ -171,6 +180,8 @@ public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConver
     case tooManyCalls(Int, limit: Int)
     case blockNumberNotInOrder(UInt64, previous: UInt64)
     case timestampNotInOrder(UInt64, previous: UInt64)
+    /// A block without a time after one at 2^64−1 − 11 or later: its default time (+12 s) does not fit 64 bits.
+    case timestampOverflow(previous: UInt64)
 
     /// geth's codes: -32602 (invalid params), -38026 (client limit), -38020 (block number), -38021 (timestamp).
     public var code: Int {
@@ -178,7 +189,7 @@ public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConver
         case .emptyInput: -32602
         case .tooManyBlocks, .tooManyCallsInBlock, .tooManyCalls: -38026
         case .blockNumberNotInOrder: -38020
-        case .timestampNotInOrder: -38021
+        case .timestampNotInOrder, .timestampOverflow: -38021
         }
     }
 
@@ -190,6 +201,8 @@ public enum SimulationInputError: Error, Sendable, Equatable, CustomStringConver
         case .tooManyCalls(let n, let limit): "too many calls: \(n) > \(limit)"
         case .blockNumberNotInOrder(let n, let previous): "block numbers must be in order: \(n) <= \(previous)"
         case .timestampNotInOrder(let t, let previous): "block timestamps must be in order: \(t) <= \(previous)"
+        case .timestampOverflow(let previous):
+            "block timestamp overflow: \(previous) + \(SandnetNode.simulatedBlockInterval) exceeds 2^64-1"
         }
     }
 }

@@ -120,6 +120,14 @@ public final class SandnetNode: Sendable {
 
     public var now: UInt64 { clock() }
 
+    /// The chain's clock: the wall clock plus the offset `evm_increaseTime` and `evm_setTime` set (never below 0).
+    /// The market follows it (README, "Markets").
+    public var chainTime: UInt64 {
+        let now = Int64(min(clock(), Ledger.maxTimestamp))
+        let offset = ledger.withLock { $0.ledger.timeOffset }
+        return UInt64(max(0, now + offset))
+    }
+
     /// Runs `body` on the ledger under the lock; what it changed is written to the data directory before the
     /// lock is released (see ``PersistentLedger/perform(_:)`` for a failed write).
     func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {

@@ -2,17 +2,18 @@ import ICPIdentity
 
 /// The update methods of ledger.did, ICRC-1 and ICRC-2, with the ICP ledger's checks in its order
 /// (dfinity/ic `rs/ledger_suite/icp/ledger/src/main.rs`: `send`, `icrc1_send_not_async`,
-/// `icrc2_approve_not_async`, `icrc2_transfer_from`).
+/// `icrc2_approve_not_async`, `icrc2_transfer_from`). Each returns its answer with the changes to write and
+/// ``LedgerCanister/commit(_:)`` (none for an `Err`); the ledger itself does not change.
 extension LedgerCanister {
     /// Legacy `transfer`. A missing `created_at_time` is stamped with the ledger time (ledger.did), so two identical
     /// transfers at the same ledger time are duplicates, as on the real ledger within one round.
     ///
-    /// - Returns: the block index, or ledger.did `TransferError`.
+    /// - Returns: the block index (with the block's changes), or ledger.did `TransferError`.
     /// - Throws: ``LedgerTrap`` for an anonymous caller, a `to` that is not a 32-byte account identifier with a
     ///   valid checksum, a non-zero fee on a mint or burn, minting to the minting account, or a burn below the fee.
-    public mutating func transfer(
+    public func transfer(
         caller: Principal, _ args: TransferArgs, now: TimestampNanos
-    ) throws(LedgerTrap) -> Result<UInt64, TransferError> {
+    ) throws(LedgerTrap) -> LedgerOutcome<Result<UInt64, TransferError>> {
         try mayCall(caller)
         let to = try Self.accountIdentifier(blob: args.to)
         let from = AccountIdentifier(principal: caller, subaccount: args.fromSubaccount)
@@ -35,7 +36,7 @@ extension LedgerCanister {
             operation = .transfer(from: from, to: to, amount: args.amount, fee: args.fee, spender: nil)
         }
         let transaction = Transaction(operation: operation, memo: args.memo, createdAtTime: args.createdAtTime ?? now)
-        return try apply(transaction, now: now).mapError { failure in
+        return try applying(transaction, now: now).mapFailure { failure in
             switch failure {
             case .tooOld: return .txTooOld(allowedWindowNanos: configuration.transactionWindowNanos)
             case .createdInFuture: return .txCreatedInFuture
@@ -49,11 +50,11 @@ extension LedgerCanister {
 
     /// `icrc1_transfer`. Transfers from the minting account mint, transfers to it burn; neither takes a fee.
     ///
-    /// - Returns: the block index, or ICRC-1 `TransferError`.
+    /// - Returns: the block index (with the block's changes), or ICRC-1 `TransferError`.
     /// - Throws: ``LedgerTrap`` for an anonymous caller, a memo over 32 bytes, or minting to the minting account.
-    public mutating func icrc1Transfer(
+    public func icrc1Transfer(
         caller: Principal, _ args: ICRC1TransferArgs, now: TimestampNanos
-    ) throws(LedgerTrap) -> Result<UInt64, ICRC1TransferError> {
+    ) throws(LedgerTrap) -> LedgerOutcome<Result<UInt64, ICRC1TransferError>> {
         try mayCall(caller)
         try Self.checkMemo(args.memo)
         let from = AccountIdentifier(principal: caller, subaccount: args.fromSubaccount)
@@ -79,7 +80,7 @@ extension LedgerCanister {
             operation = .transfer(from: from, to: to, amount: Tokens(e8s: amount), fee: Tokens(e8s: fee), spender: nil)
         }
         let transaction = Transaction(operation: operation, icrc1Memo: args.memo, createdAtTime: args.createdAtTime)
-        return try apply(transaction, now: now).mapError { failure in
+        return try applying(transaction, now: now).mapFailure { failure in
             switch failure {
             case .tooOld: return .tooOld
             case .createdInFuture(let ledgerTime): return .createdInFuture(ledgerTime: ledgerTime)
@@ -102,12 +103,12 @@ extension LedgerCanister {
     /// `icrc2_approve`: sets (not adds) the allowance of `spender` on the caller's account; the fee is burned
     /// from the caller. A past `expires_at` is `Expired`; a differing `expected_allowance` is `AllowanceChanged`.
     ///
-    /// - Returns: the block index, or ICRC-2 `ApproveError`.
+    /// - Returns: the block index (with the block's changes), or ICRC-2 `ApproveError`.
     /// - Throws: ``LedgerTrap`` for an anonymous caller, a memo over 32 bytes, self-approval (same owner) or an
     ///   approval from the minting account.
-    public mutating func icrc2Approve(
+    public func icrc2Approve(
         caller: Principal, _ args: ApproveArgs, now: TimestampNanos
-    ) throws(LedgerTrap) -> Result<UInt64, ApproveError> {
+    ) throws(LedgerTrap) -> LedgerOutcome<Result<UInt64, ApproveError>> {
         try mayCall(caller)
         guard caller != args.spender.owner else { throw LedgerTrap("self approval is not allowed") }
         let from = AccountIdentifier(principal: caller, subaccount: args.fromSubaccount)
@@ -132,7 +133,7 @@ extension LedgerCanister {
             from: from, spender: spender, allowance: Tokens(e8s: amount), expectedAllowance: expected,
             expiresAt: args.expiresAt, fee: Tokens(e8s: fee))
         let transaction = Transaction(operation: operation, icrc1Memo: args.memo, createdAtTime: args.createdAtTime)
-        return try apply(transaction, now: now).mapError { failure in
+        return try applying(transaction, now: now).mapFailure { failure in
             switch failure {
             case .tooOld: return .tooOld
             case .createdInFuture(let ledgerTime): return .createdInFuture(ledgerTime: ledgerTime)
@@ -148,11 +149,11 @@ extension LedgerCanister {
     /// `icrc2_transfer_from`: the caller (with `spender_subaccount`) moves `amount` from `from` to `to`, using
     /// `amount + fee` of its allowance (just `amount` for a burn to the minting account) unless it owns `from`.
     ///
-    /// - Returns: the block index, or ICRC-2 `TransferFromError`.
+    /// - Returns: the block index (with the block's changes), or ICRC-2 `TransferFromError`.
     /// - Throws: ``LedgerTrap`` for an anonymous caller, a memo over 32 bytes, or `from` the minting account.
-    public mutating func icrc2TransferFrom(
+    public func icrc2TransferFrom(
         caller: Principal, _ args: TransferFromArgs, now: TimestampNanos
-    ) throws(LedgerTrap) -> Result<UInt64, TransferFromError> {
+    ) throws(LedgerTrap) -> LedgerOutcome<Result<UInt64, TransferFromError>> {
         try mayCall(caller)
         try Self.checkMemo(args.memo)
         let spender = AccountIdentifier(principal: caller, subaccount: args.spenderSubaccount)
@@ -177,7 +178,7 @@ extension LedgerCanister {
                 from: from, to: to, amount: Tokens(e8s: amount), fee: Tokens(e8s: fee), spender: spender)
         }
         let transaction = Transaction(operation: operation, icrc1Memo: args.memo, createdAtTime: args.createdAtTime)
-        return try apply(transaction, now: now).mapError { failure in
+        return try applying(transaction, now: now).mapFailure { failure in
             switch failure {
             case .tooOld: return .tooOld
             case .createdInFuture(let ledgerTime): return .createdInFuture(ledgerTime: ledgerTime)

@@ -1,14 +1,14 @@
 import ICPIdentity
-import KeyValueStorage
 
 /// The ICP ledger canister's state machine (dfinity/ic `rs/ledger_suite/icp`): balances in e8s keyed by account
 /// identifier, ICRC-2 allowances, a hash-chained block log and the deduplication index, with the legacy, ICRC-1
 /// and ICRC-2 endpoints as methods that take the caller and the ledger time (nanoseconds) as arguments.
 ///
-/// Deterministic and synchronous: no clock, no randomness, no networking. Every state change is one block, and
-/// with a ``KeyValueStore`` attached (``open(configuration:store:initialBalances:now:)``) one atomic batch.
-/// Calls the real ledger answers by trapping throw ``LedgerTrap``; ledger-level errors are `Err` values.
-public struct LedgerCanister: Sendable {
+/// A pure value: no clock, no randomness, no networking, no storage. A call that changes the ledger does not change
+/// this value; it returns its answer with a ``LedgerChanges`` (the blocks it appends and what they change), which
+/// the ledger's owner writes as one batch and then ``commit(_:)``s, like swift-nio's state machines returning
+/// actions. Calls the real ledger answers by trapping throw ``LedgerTrap``; ledger-level errors are `Err` values.
+public struct LedgerCanister: Sendable, Equatable {
     public var configuration: LedgerConfiguration
     var balances: [AccountIdentifier: UInt64] = [:]
     var approvals: [ApprovalKey: StoredApproval] = [:]
@@ -21,16 +21,27 @@ public struct LedgerCanister: Sendable {
     var recentTransactions: [[UInt8]: RecentTransaction] = [:]
     /// The smallest `created_at_time` in ``recentTransactions``.
     var oldestRecent: TimestampNanos?
-    let store: LedgerStore?
 
-    struct ApprovalKey: Hashable, Sendable {
-        var from: AccountIdentifier
-        var spender: AccountIdentifier
+    /// Whose allowance on whose account: the key of an approval (for the ledger's storage).
+    package struct ApprovalKey: Hashable, Sendable {
+        package var from: AccountIdentifier
+        package var spender: AccountIdentifier
+
+        package init(from: AccountIdentifier, spender: AccountIdentifier) {
+            self.from = from
+            self.spender = spender
+        }
     }
 
-    struct StoredApproval: Hashable, Sendable {
-        var amount: UInt64
-        var expiresAt: TimestampNanos?
+    /// An approval as the ledger keeps it (expired ones stay until they are replaced or used up).
+    package struct StoredApproval: Hashable, Sendable {
+        package var amount: UInt64
+        package var expiresAt: TimestampNanos?
+
+        package init(amount: UInt64, expiresAt: TimestampNanos?) {
+            self.amount = amount
+            self.expiresAt = expiresAt
+        }
     }
 
     struct RecentTransaction: Hashable, Sendable {
@@ -38,23 +49,40 @@ public struct LedgerCanister: Sendable {
         var createdAtTime: TimestampNanos
     }
 
-    /// A ledger in memory only. Each initial balance becomes a `Mint` block at `now`, as the ledger's init does.
+    /// An empty ledger: no blocks, no balances.
+    public init(configuration: LedgerConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// A ledger in memory. Each initial balance becomes a `Mint` block at `now`, as the ledger's init does.
     public init(
         configuration: LedgerConfiguration, initialBalances: [(AccountIdentifier, Tokens)] = [], now: TimestampNanos
     ) {
-        self.configuration = configuration
-        self.store = nil
-        for (account, amount) in initialBalances {
-            // Without a store nothing can fail but an overflow of the supply, which is a programmer error here.
-            do { _ = try mint(to: account, amount: amount, now: now) } catch {
-                preconditionFailure("initial balances overflow the supply: \(error)")
-            }
+        self.init(configuration: configuration)
+        // Nothing can fail but an overflow of the supply, which is a programmer error here.
+        do { commit(try minting(initialBalances, now: now)) } catch {
+            preconditionFailure("initial balances overflow the supply: \(error)")
         }
     }
 
-    init(configuration: LedgerConfiguration, store: LedgerStore) {
+    /// A ledger read back from storage: `blocks` (already checked to chain), the balances, approvals and total
+    /// supply they left; the tip and the deduplication index are rebuilt from the blocks as of `now`.
+    package init(
+        configuration: LedgerConfiguration, blocks: [Block], balances: [AccountIdentifier: UInt64],
+        approvals: [ApprovalKey: StoredApproval], totalSupply: UInt64, now: TimestampNanos
+    ) {
         self.configuration = configuration
-        self.store = store
+        self.blocks = blocks
+        self.balances = balances
+        self.approvals = approvals
+        self.totalSupply = totalSupply
+        tipHash = blocks.last?.hash
+        for (index, block) in blocks.enumerated() {
+            if let createdAt = block.transaction.createdAtTime {
+                remember(block.transaction.hash, index: UInt64(index), createdAtTime: createdAt)
+            }
+        }
+        purgeRecentTransactions(now: now)
     }
 
     // MARK: Reading
@@ -88,45 +116,24 @@ public struct LedgerCanister: Sendable {
         }
     }
 
-    // MARK: Applying a transaction (ledger_canister_core `apply_transaction` + ICP `apply_operation`)
+    // MARK: Committing
 
-    /// The changes one transaction makes, computed before anything is written.
-    struct Delta {
-        var balances: [AccountIdentifier: UInt64] = [:]
-        var approvals: [ApprovalKey: StoredApproval?] = [:]
-        var supply: UInt64
-    }
-
-    /// Checks the window, drift and duplicates (only when `created_at_time` is set), applies the operation,
-    /// appends the block and persists it; returns the block index.
-    mutating func apply(_ transaction: Transaction, now: TimestampNanos) throws(LedgerTrap) -> Result<
-        UInt64, CommonFailure
-    > {
-        purgeRecentTransactions(now: now)
-        let hash = transaction.hash
-        if let createdAt = transaction.createdAtTime {
-            let (end, overflow) = createdAt.addingReportingOverflow(configuration.transactionWindowNanos)
-            if !overflow && end < now { return .failure(.tooOld) }
-            let (latest, driftOverflow) = now.addingReportingOverflow(configuration.permittedDriftNanos)
-            if !driftOverflow && createdAt > latest { return .failure(.createdInFuture(now: now)) }
-            if let previous = recentTransactions[hash] { return .failure(.duplicate(of: previous.index)) }
+    /// Applies changes computed on this ledger (by an endpoint, ``mint(to:amount:memo:now:)`` or ``minting(_:now:)``)
+    /// once its owner has written them: appends the blocks, sets the balances, approvals and supply, and updates the
+    /// deduplication index. Changes computed on another state are a programmer error.
+    public mutating func commit(_ changes: LedgerChanges) {
+        precondition(
+            changes.firstIndex == chainLength && changes.parentHash == tipHash,
+            "changes computed at block \(changes.firstIndex) committed at block \(chainLength)")
+        for (account, balance) in changes.balances { balances[account] = balance == 0 ? nil : balance }
+        for (key, approval) in changes.approvals { approvals[key] = approval }
+        totalSupply = changes.totalSupply
+        blocks.append(contentsOf: changes.blocks)
+        tipHash = changes.tipHash
+        purgeRecentTransactions(now: changes.now)
+        for entry in changes.recentTransactions {
+            remember(entry.hash, index: entry.index, createdAtTime: entry.createdAtTime)
         }
-        var delta = Delta(supply: totalSupply)
-        if let failure = try operate(transaction.operation, now: now, delta: &delta) { return .failure(failure) }
-
-        let block = Block(parentHash: tipHash, transaction: transaction, timestamp: now)
-        let index = UInt64(blocks.count)
-        let blockHash = block.hash
-        if let store { try store.commit(block: block, index: index, delta: delta) }
-        for (account, balance) in delta.balances {
-            balances[account] = balance == 0 ? nil : balance
-        }
-        for (key, approval) in delta.approvals { approvals[key] = approval }
-        totalSupply = delta.supply
-        blocks.append(block)
-        tipHash = blockHash
-        if let createdAt = transaction.createdAtTime { remember(hash, index: index, createdAtTime: createdAt) }
-        return .success(index)
     }
 
     /// Drops deduplication entries whose `created_at_time` left the window (they would be `TooOld` anyway).
@@ -144,7 +151,51 @@ public struct LedgerCanister: Sendable {
         oldestRecent = min(oldestRecent ?? createdAtTime, createdAtTime)
     }
 
-    func operate(_ operation: Operation, now: TimestampNanos, delta: inout Delta) throws(LedgerTrap) -> CommonFailure? {
+    // MARK: Applying a transaction (ledger_canister_core `apply_transaction` + ICP `apply_operation`)
+
+    /// The changes of one transaction on this ledger: its answer, and the changes when it made a block.
+    func applying(
+        _ transaction: Transaction, now: TimestampNanos
+    ) throws(LedgerTrap) -> LedgerOutcome<Result<UInt64, CommonFailure>> {
+        var changes = LedgerChanges(on: self, now: now)
+        let result = try apply(transaction, now: now, onto: &changes)
+        guard case .success = result else { return LedgerOutcome(result) }
+        return LedgerOutcome(result, changes: changes)
+    }
+
+    /// Checks the window, drift and duplicates (only when `created_at_time` is set), applies the operation on top of
+    /// `changes` and appends the block to them; returns the block index. On a failure `changes` are as they were.
+    func apply(
+        _ transaction: Transaction, now: TimestampNanos, onto changes: inout LedgerChanges
+    ) throws(LedgerTrap) -> Result<UInt64, CommonFailure> {
+        let hash = transaction.hash
+        if let createdAt = transaction.createdAtTime {
+            let (end, overflow) = createdAt.addingReportingOverflow(configuration.transactionWindowNanos)
+            if !overflow && end < now { return .failure(.tooOld) }
+            let (latest, driftOverflow) = now.addingReportingOverflow(configuration.permittedDriftNanos)
+            if !driftOverflow && createdAt > latest { return .failure(.createdInFuture(now: now)) }
+            // An entry older than the window has the `created_at_time` of a transaction that is `TooOld` above.
+            if let previous = recentTransactions[hash] { return .failure(.duplicate(of: previous.index)) }
+            if let previous = changes.recentTransactions.first(where: { $0.hash == hash }) {
+                return .failure(.duplicate(of: previous.index))
+            }
+        }
+        var next = changes
+        if let failure = try operate(transaction.operation, now: now, changes: &next) { return .failure(failure) }
+        let index = next.firstIndex + UInt64(next.blocks.count)
+        let block = Block(parentHash: next.tipHash, transaction: transaction, timestamp: now)
+        next.blocks.append(block)
+        next.tipHash = block.hash
+        if let createdAt = transaction.createdAtTime {
+            next.recentTransactions.append(.init(hash: hash, index: index, createdAtTime: createdAt))
+        }
+        changes = next
+        return .success(index)
+    }
+
+    func operate(
+        _ operation: Operation, now: TimestampNanos, changes delta: inout LedgerChanges
+    ) throws(LedgerTrap) -> CommonFailure? {
         func balance(_ account: AccountIdentifier) -> UInt64 { delta.balances[account] ?? balances[account] ?? 0 }
         func currentAllowance(_ key: ApprovalKey) -> StoredApproval? {
             let stored = delta.approvals[key] ?? approvals[key]
@@ -159,11 +210,11 @@ public struct LedgerCanister: Sendable {
 
         switch operation {
         case .mint(let to, let amount):
-            let (supply, supplyOverflow) = delta.supply.addingReportingOverflow(amount.e8s)
+            let (supply, supplyOverflow) = delta.totalSupply.addingReportingOverflow(amount.e8s)
             let (credited, overflow) = balance(to).addingReportingOverflow(amount.e8s)
             guard !overflow, !supplyOverflow else { throw LedgerTrap("minting \(amount.e8s) e8s overflows the supply") }
             delta.balances[to] = credited
-            delta.supply = supply
+            delta.totalSupply = supply
 
         case .burn(let from, let amount, let spender):
             let key = spender.map { ApprovalKey(from: from, spender: $0) }
@@ -174,7 +225,7 @@ public struct LedgerCanister: Sendable {
             let available = balance(from)
             guard available >= amount.e8s else { return .insufficientFunds(balance: available) }
             delta.balances[from] = available - amount.e8s
-            delta.supply -= amount.e8s
+            delta.totalSupply -= amount.e8s
             if let key, key.spender != from { useAllowance(key, amount.e8s) }
 
         case .transfer(let from, let to, let amount, let fee, let spender):
@@ -190,7 +241,7 @@ public struct LedgerCanister: Sendable {
             let (credited, creditOverflow) = balance(to).addingReportingOverflow(amount.e8s)
             guard !creditOverflow else { throw LedgerTrap("crediting \(amount.e8s) e8s overflows the balance") }
             delta.balances[to] = credited
-            delta.supply -= fee.e8s
+            delta.totalSupply -= fee.e8s
             if let key, key.spender != from { useAllowance(key, total) }
 
         case .approve(let from, let spender, let allowance, let expectedAllowance, let expiresAt, let fee):
@@ -201,21 +252,43 @@ public struct LedgerCanister: Sendable {
             let current = currentAllowance(key)?.amount ?? 0
             if let expectedAllowance, expectedAllowance.e8s != current { return .allowanceChanged(current: current) }
             delta.balances[from] = available - fee.e8s
-            delta.supply -= fee.e8s
+            delta.totalSupply -= fee.e8s
             delta.approvals[key] =
                 allowance.e8s == 0 ? .some(nil) : StoredApproval(amount: allowance.e8s, expiresAt: expiresAt)
         }
         return nil
     }
 
-    /// Mints `amount` to `to` as the minting account would, without deduplication (init balances, faucets).
+    /// Mints `amount` to `to` as the minting account would, without deduplication (faucets).
     ///
-    /// - Returns: the block index.
-    @discardableResult
-    public mutating func mint(
+    /// - Returns: the block index, with the changes to write and commit.
+    /// - Throws: ``LedgerTrap`` when the mint overflows the supply or the balance.
+    public func mint(
         to: AccountIdentifier, amount: Tokens, memo: UInt64 = 0, now: TimestampNanos
+    ) throws(LedgerTrap) -> LedgerOutcome<UInt64> {
+        var changes = LedgerChanges(on: self, now: now)
+        let index = try mint(to: to, amount: amount, memo: memo, now: now, onto: &changes)
+        return LedgerOutcome(index, changes: changes)
+    }
+
+    /// Mints every balance in order, one `Mint` block each, as one change set (the ledger's init: written as one
+    /// batch, a ledger in a store has all of its initial balances or none).
+    ///
+    /// - Throws: ``LedgerTrap`` when the balances overflow the supply.
+    public func minting(_ balances: [(AccountIdentifier, Tokens)], now: TimestampNanos) throws(LedgerTrap)
+        -> LedgerChanges
+    {
+        var changes = LedgerChanges(on: self, now: now)
+        for (account, amount) in balances {
+            _ = try mint(to: account, amount: amount, memo: 0, now: now, onto: &changes)
+        }
+        return changes
+    }
+
+    func mint(
+        to: AccountIdentifier, amount: Tokens, memo: UInt64, now: TimestampNanos, onto changes: inout LedgerChanges
     ) throws(LedgerTrap) -> UInt64 {
-        switch try apply(Transaction(operation: .mint(to: to, amount: amount), memo: memo), now: now) {
+        switch try apply(Transaction(operation: .mint(to: to, amount: amount), memo: memo), now: now, onto: &changes) {
         case .success(let index): return index
         case .failure(let failure): throw LedgerTrap("mint failed: \(failure)")
         }

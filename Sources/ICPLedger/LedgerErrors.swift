@@ -46,7 +46,7 @@ public enum TransferFromError: Error, Hashable, Sendable {
 }
 
 /// A call the real ledger answers by trapping (a reject with code 5, CANISTER_ERROR, and this message)
-/// rather than with an `Err` value; also a storage failure, which must not look like a ledger answer.
+/// rather than with an `Err` value.
 public struct LedgerTrap: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }

@@ -46,3 +46,15 @@ extension LedgerService {
             errorCode: "IC0536")
     }
 }
+
+extension LedgerService {
+    /// The ledger's storage failed to write a call's changes, so the call changed nothing: reject code 2
+    /// (SYS_TRANSIENT: the call may succeed when retried), with no IC error code (no replica has this failure).
+    public static func storageReject(_ detail: String) -> CanisterResponse {
+        .reject(
+            code: .sysTransient,
+            message: "Error from Canister \(canisterID.text): the ledger's storage failed, so the call changed "
+                + "nothing: \(detail)",
+            errorCode: nil)
+    }
+}

@@ -8,8 +8,9 @@ import ICPLedger
 /// fields and extra arguments ignored, missing `opt` fields read as `null`), and anything that does not decode is
 /// rejected as the ICP ledger rejects it.
 ///
-/// A value type like the ledger: the HTTP layer owns it (in an actor or a mutex) and passes the caller and the
-/// ledger time in; a query works on a copy, so its changes are never kept (as on the IC).
+/// A pure value like the ledger: it computes a call's response and, for an update that made a block, the
+/// ``LedgerChanges`` to write and commit; the ledger's owner (`PersistentICPLedger`, held by the replica) does both,
+/// so a query's changes are never kept (as on the IC) and a failed write changes nothing.
 public struct LedgerService: Sendable {
     public var ledger: LedgerCanister
 
@@ -43,8 +44,7 @@ public struct LedgerService: Sendable {
         guard let entry = Self.table.entries[method], entry.kind == .query else {
             return Self.methodNotFoundReject(method, kind: .query)
         }
-        var copy = self
-        return copy.execute(method, entry, arg: arg, caller: caller, now: now, replicated: false)
+        return execute(method, entry, arg: arg, caller: caller, now: now, replicated: false).answer
     }
 
     /// An update call (`/api/v2/canister/<id>/call`). Query methods may be called as updates, as on the IC.
@@ -54,51 +54,61 @@ public struct LedgerService: Sendable {
     ///   - arg: The Candid-encoded argument tuple.
     ///   - caller: The sender.
     ///   - now: The ledger time in nanoseconds since the epoch.
-    /// - Returns: The reply or the reject; on a reject the ledger is unchanged.
-    public mutating func update(
+    /// - Returns: The reply or the reject, with the changes to write and commit when the call made a block (never
+    ///   with a reject: a trap changes nothing, as on the IC).
+    public func update(
         method: String, arg: [UInt8], caller: Principal, now: TimestampNanos
-    ) -> CanisterResponse {
-        guard let entry = Self.table.entries[method] else { return Self.methodNotFoundReject(method, kind: .update) }
+    ) -> LedgerOutcome<CanisterResponse> {
+        guard let entry = Self.table.entries[method] else {
+            return LedgerOutcome(Self.methodNotFoundReject(method, kind: .update))
+        }
         return execute(method, entry, arg: arg, caller: caller, now: now, replicated: true)
     }
 
-    mutating func execute(
+    func execute(
         _ method: String, _ entry: MethodTable.Entry, arg: [UInt8], caller: Principal, now: TimestampNanos,
         replicated: Bool
-    ) -> CanisterResponse {
+    ) -> LedgerOutcome<CanisterResponse> {
         let arguments: [CandidValue]
         do { arguments = try CandidDeserializer.decode(arg, as: entry.arguments) } catch {
-            return Self.argumentReject(method: method, expected: entry.argumentText, detail: error.description)
+            return LedgerOutcome(
+                Self.argumentReject(method: method, expected: entry.argumentText, detail: error.description))
         }
-        // A trap rolls back everything the call did, as on the IC.
-        let saved = ledger
+        var changes: LedgerChanges?
         let results: [CandidValue]
         do {
-            results = try handle(method, arguments, caller: caller, now: now, replicated: replicated)
+            results = try handle(method, arguments, caller: caller, now: now, replicated: replicated, changes: &changes)
         } catch {
-            ledger = saved
             switch error {
             case .argument(let detail):
-                return Self.argumentReject(method: method, expected: entry.argumentText, detail: detail)
-            case .trap(let message): return Self.trapReject(message)
+                return LedgerOutcome(Self.argumentReject(method: method, expected: entry.argumentText, detail: detail))
+            case .trap(let message): return LedgerOutcome(Self.trapReject(message))
             }
         }
-        do { return .reply(try CandidSerializer.encode(results, as: entry.results)) } catch {
-            ledger = saved
-            return Self.trapReject("failed to encode the reply of \(method): \(error)")
+        do {
+            return LedgerOutcome(.reply(try CandidSerializer.encode(results, as: entry.results)), changes: changes)
+        } catch {
+            return LedgerOutcome(Self.trapReject("failed to encode the reply of \(method): \(error)"))
         }
     }
 
-    /// Runs one method on decoded arguments.
-    mutating func handle(
-        _ method: String, _ arguments: [CandidValue], caller: Principal, now: TimestampNanos, replicated: Bool
+    /// Runs one method on decoded arguments; a call that makes a block sets `changes`.
+    func handle(
+        _ method: String, _ arguments: [CandidValue], caller: Principal, now: TimestampNanos, replicated: Bool,
+        changes: inout LedgerChanges?
     ) throws(ServiceFailure) -> [CandidValue] {
         func argument(_ index: Int = 0) throws(ServiceFailure) -> CandidArgument {
             guard index < arguments.count else { throw .argument("argument \(index) is missing") }
             return CandidArgument(arguments[index], path: "argument \(index)")
         }
-        func ledgerCall<T>(_ body: (inout LedgerCanister) throws -> T) throws(ServiceFailure) -> T {
-            do { return try body(&ledger) } catch let trap as LedgerTrap { throw .trap(trap.message) } catch {
+        func ledgerCall<T>(_ body: (LedgerCanister) throws -> LedgerOutcome<T>) throws(ServiceFailure) -> T {
+            do {
+                let outcome = try body(ledger)
+                changes = outcome.changes
+                return outcome.answer
+            } catch let trap as LedgerTrap {
+                throw .trap(trap.message)
+            } catch {
                 throw .trap("\(error)")
             }
         }
@@ -123,7 +133,7 @@ public struct LedgerService: Sendable {
             // checksum (`account_balance_candid_` in the ICP ledger's main.rs).
             let blob = try argument()["account"].blob
             guard blob.count == 32 else { return [R.tokens(.zero)] }
-            return [R.tokens(try ledgerCall { try $0.accountBalance(account: blob) })]
+            return [R.tokens(try ledgerCall { LedgerOutcome(try $0.accountBalance(account: blob)) })]
 
         case "account_balance_dfx":
             return [R.tokens(ledger.balance(of: try argument()["account"].textAccountIdentifier))]

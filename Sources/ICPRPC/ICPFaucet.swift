@@ -78,11 +78,8 @@ public struct ICPFaucet: Sendable {
         guard amount > 0, amount <= configuration.maxE8s else {
             throw ICPFaucetError("amount must be between 1 and \(configuration.maxE8s) e8s")
         }
-        let now = replica.ledgerNow
         let index: UInt64
-        do {
-            index = try replica.withService { try $0.ledger.mint(to: account, amount: Tokens(e8s: amount), now: now) }
-        } catch {
+        do { index = try replica.mint(to: account, amount: Tokens(e8s: amount)) } catch {
             throw ICPFaucetError("mint failed: \(error)")
         }
         return Claim(account: account, blockIndex: index, e8s: amount)

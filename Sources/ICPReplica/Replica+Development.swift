@@ -1,6 +1,6 @@
 import ICPIdentity
 import ICPLedger
-import ICPLedgerService
+import ICPLedgerStorage
 import KeyValueStorage
 
 extension Replica {
@@ -30,14 +30,15 @@ extension Replica {
             mintingAccount: Account(owner: governanceCanister), transferFee: fee)
         let initial = funded.map { (AccountIdentifier(principal: $0.principal), balance) }
         let now = clock()
-        let ledger: LedgerCanister
+        let ledger: PersistentICPLedger
         if let store {
-            ledger = try LedgerCanister.open(
+            ledger = try PersistentICPLedger.open(
                 configuration: ledgerConfiguration, store: PrefixedStore(store, prefix: storePrefix),
                 initialBalances: initial, now: now)
         } else {
-            ledger = LedgerCanister(configuration: ledgerConfiguration, initialBalances: initial, now: now)
+            ledger = PersistentICPLedger(
+                LedgerCanister(configuration: ledgerConfiguration, initialBalances: initial, now: now))
         }
-        return (Replica(service: LedgerService(ledger: ledger), configuration: configuration, clock: clock), funded)
+        return (Replica(ledger: ledger, configuration: configuration, clock: clock), funded)
     }
 }

@@ -4,10 +4,15 @@ import CryptoCore
 import ICPIdentity
 import ICPLedger
 import ICPLedgerService
+import ICPLedgerStorage
 
 /// A development replica hosting the ICP ledger canister behind the IC HTTP interface (interface spec §HTTP
 /// interface): `status`, `query`, `call` (asynchronous v2 and synchronous v3/v4) and `read_state` with request
-/// statuses, over one in-process ``LedgerService``.
+/// statuses, over one in-process ``LedgerService`` whose ledger a ``PersistentICPLedger`` owns: an update's changes
+/// are written (when the ledger is kept in a store) and only then committed; a failed write answers the call with
+/// ``LedgerService/storageReject(_:)`` and changes nothing.
+///
+/// Lock order: the replica's state lock, then the ledger owner's lock (never the other way round).
 ///
 /// Calls execute when they arrive (there are no rounds), so a `/call` that answered 202 already has its status in
 /// the state tree. Envelopes are authenticated as the replica does (``Envelope/authenticate(now:maxExpiryAhead:)``);
@@ -38,7 +43,6 @@ public final class Replica: Sendable {
     }
 
     struct State {
-        var service: LedgerService
         var records: [[UInt8]: RequestRecord] = [:]
         /// Request ids in arrival order, for pruning.
         var order: [[UInt8]] = []
@@ -48,17 +52,31 @@ public final class Replica: Sendable {
     }
 
     public let configuration: Configuration
-    /// Queries and reads share it; calls and other changes hold it exclusively.
+    /// Queries and reads share it; calls and other changes hold it exclusively (so no read holds a copy of the
+    /// ledger while a call commits to it).
     let state: ReplicaStateLock<State>
+    /// The ledger canister's state and its storage.
+    public let ledger: PersistentICPLedger
     let clock: @Sendable () -> UInt64
 
-    /// - Parameter clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
+    /// - Parameters:
+    ///   - ledger: the ledger's owner (in memory or over a store).
+    ///   - clock: nanoseconds since the epoch (the ledger time and the certified `/time`).
     public init(
-        service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64
+        ledger: PersistentICPLedger, configuration: Configuration = Configuration(),
+        clock: @escaping @Sendable () -> UInt64
     ) {
         self.configuration = configuration
-        self.state = ReplicaStateLock(State(service: service))
+        self.state = ReplicaStateLock(State())
+        self.ledger = ledger
         self.clock = clock
+    }
+
+    /// A replica over `service`'s ledger, kept in memory only.
+    public convenience init(
+        service: LedgerService, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> UInt64
+    ) {
+        self.init(ledger: PersistentICPLedger(service.ledger), configuration: configuration, clock: clock)
     }
 
     public var canisterID: Principal { LedgerService.canisterID }
@@ -95,16 +113,75 @@ public final class Replica: Sendable {
         }
     }
 
-    /// Runs `body` on the ledger service under the replica's lock, held exclusively (faucets, in-process callers,
-    /// tests).
-    public func withService<T>(_ body: (inout LedgerService) throws -> T) rethrows -> T {
-        try state.withLock { try body(&$0.service) }
+    /// Mints `amount` to `account` as the minting account at the ledger's time (faucets, tests): one block, written
+    /// and then committed under the replica's lock.
+    ///
+    /// - Returns: the block index.
+    /// - Throws: ``MintError``: the ledger refused (an overflow) or its storage failed; nothing changed then.
+    @discardableResult
+    public func mint(to account: AccountIdentifier, amount: Tokens) throws(MintError) -> UInt64 {
+        let clockNow = clock()
+        return try state.withLock { state throws(MintError) -> UInt64 in
+            let now = Self.shifted(clockNow, by: state.ledgerTimeOffset)
+            let minted: Result<UInt64, LedgerTrap>
+            do throws(ICPLedgerStorageError) {
+                minted = try ledger.perform { ledger in
+                    do throws(LedgerTrap) {
+                        return try ledger.mint(to: account, amount: amount, now: now).map { .success($0) }
+                    } catch {
+                        return LedgerOutcome(.failure(error))
+                    }
+                }
+            } catch {
+                throw .storage(error)
+            }
+            switch minted {
+            case .success(let index): return index
+            case .failure(let trap): throw .refused(trap)
+            }
+        }
+    }
+
+    /// Why ``mint(to:amount:)`` changed nothing.
+    public enum MintError: Error, Hashable, Sendable, CustomStringConvertible {
+        case refused(LedgerTrap)
+        case storage(ICPLedgerStorageError)
+
+        public var description: String {
+            switch self {
+            case .refused(let trap): return trap.message
+            case .storage(let error): return error.description
+            }
+        }
+    }
+
+    /// Runs `body` on the ledger service (the ledger as last committed) under the replica's lock, held exclusively:
+    /// no call runs meanwhile.
+    public func withService<T>(_ body: (LedgerService) throws -> T) rethrows -> T {
+        try state.withLock { _ in try body(LedgerService(ledger: ledger.ledger)) }
     }
 
     /// Runs `body` on the ledger service with the replica's lock shared: reads run concurrently with each other
     /// and with queries, and wait only for calls.
     public func readService<T>(_ body: (LedgerService) throws -> T) rethrows -> T {
-        try state.withReadLock { try body($0.service) }
+        try state.withReadLock { _ in try body(LedgerService(ledger: ledger.ledger)) }
+    }
+
+    /// An update on the ledger: its changes written, then committed; a failed write is answered with
+    /// ``LedgerService/storageReject(_:)``. The caller holds the state lock exclusively.
+    func update(method: String, arg: [UInt8], caller: Principal, now: UInt64) -> CanisterResponse {
+        do {
+            return try ledger.perform { ledger in
+                LedgerService(ledger: ledger).update(method: method, arg: arg, caller: caller, now: now)
+            }
+        } catch {
+            return LedgerService.storageReject(error.description)
+        }
+    }
+
+    /// A query on the ledger as last committed. The caller holds the state lock (either side).
+    func query(method: String, arg: [UInt8], caller: Principal, now: UInt64) -> CanisterResponse {
+        LedgerService(ledger: ledger.ledger).query(method: method, arg: arg, caller: caller, now: now)
     }
 
     // MARK: In-process calls (no envelope)
@@ -115,12 +192,11 @@ public final class Replica: Sendable {
         switch kind {
         case .query:
             return state.withReadLock { state in
-                state.service.query(
-                    method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
+                query(method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
             }
         case .update:
             return state.withLock { state in
-                state.service.update(
+                update(
                     method: method, arg: arg, caller: caller, now: Self.shifted(clockNow, by: state.ledgerTimeOffset))
             }
         }
@@ -149,7 +225,7 @@ public final class Replica: Sendable {
             if request.canisterID == canisterID {
                 // The shared side: queries run concurrently with each other (only calls hold the lock exclusively).
                 response = state.withReadLock {
-                    $0.service.query(
+                    query(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
                         now: Self.shifted(now, by: $0.ledgerTimeOffset))
                 }
@@ -175,7 +251,7 @@ public final class Replica: Sendable {
                 guard state.records[request.id] == nil else { return }  // a resubmission runs once
                 let response: CanisterResponse
                 if request.canisterID == canisterID {
-                    response = state.service.update(
+                    response = update(
                         method: request.methodName ?? "", arg: request.arg ?? [], caller: request.sender,
                         now: Self.shifted(now, by: state.ledgerTimeOffset))
                 } else {

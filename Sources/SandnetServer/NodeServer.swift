@@ -8,6 +8,7 @@ import ICPReplica
 import JSONCoding
 import JSONRPC
 import Logging
+import MarketData
 import NIOCore
 import ProviderFaults
 import ServiceLifecycle
@@ -20,8 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var port = 8545
     /// Largest request body (5 MB).
     public var maxRequestBytes = 5 << 20
-    /// Largest WebSocket message (and frame).
+    /// Largest WebSocket message (and frame), all its fragments together: a message over it closes with 1009.
     public var maxWebSocketMessageBytes = 5 << 20
+    /// Most frames in one WebSocket message: one more closes with 1009.
+    public var maxWebSocketFragments = 4_096
     public var cors = true
     /// Open connections at most (HTTP and WebSocket); one more is answered 503 and closed. Below macOS's default of
     /// 256 file descriptors per process, with room for the data directory's files.
@@ -47,6 +50,8 @@ public struct ServerConfiguration: Sendable {
     /// Provider faults injected on the JSON-RPC paths from the start (README, "Provider faults"); changed at run
     /// time with `sandnet_setFaults`. Empty: none.
     public var faults = FaultSchedule()
+    /// The market simulator served under `/coingecko/api/v3/` and `/coinbase/` (README, "Markets"); nil: none.
+    public var market: MarketConfiguration? = MarketConfiguration()
 
     public init() {}
 }
@@ -61,9 +66,13 @@ public final class NodeServer: Sendable {
     public var replica: Replica? { network.icp?.replica }
     public let configuration: ServerConfiguration
     let logger: Logger
+    /// Raised once a stop was asked for: Hummingbird's lines about that stop are not errors (``ShutdownLogFilter``).
+    let stopping = ShutdownLogFilter.Stopping()
     let boundPort = PortState()
     /// The open connections (``ConnectionGuard`` counts them).
     let connections = ConnectionCounter()
+    /// The live `eth_subscribe` subscriptions of all WebSocket connections.
+    let subscriptions = SubscriptionGauge()
     let portReady = AsyncStream<Int>.makeStream()
     /// Where calls into the node run (started and stopped by ``run(handleSignals:)``).
     let executor: NodeExecutor
@@ -91,6 +100,9 @@ public final class NodeServer: Sendable {
 
     /// Connections open right now.
     public var openConnections: Int { connections.open.load(ordering: .relaxed) }
+
+    /// `eth_subscribe` subscriptions live right now, over all WebSocket connections.
+    public var webSocketSubscriptions: Int { subscriptions.live.load(ordering: .relaxed) }
 
     /// The port actually bound (after ``run()`` has started listening).
     public var port: Int? { boundPort.value.withLock { $0 } }
@@ -175,17 +187,20 @@ public final class NodeServer: Sendable {
         }
         router.get("/api/info") { _, _ in Self.json(node.faucet.info.bytes, status: .ok) }
         if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
+        if let market = configuration.market { addMarketRoutes(to: router, market: market) }
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucet.info))))
         }
         let wsLimit = configuration.maxWebSocketMessageBytes
+        let wsFragments = configuration.maxWebSocketFragments
         let queueLimits = OutboundQueue.Limits(
             replyLimit: configuration.webSocketQueueLimit, replyByteLimit: configuration.webSocketQueueBytes,
             notificationLimit: configuration.webSocketQueueLimit)
         let logger = self.logger
         let faults = self.faults
+        let gauge = subscriptions
         for path in ["/", "/ws"] {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
@@ -196,8 +211,10 @@ public final class NodeServer: Sendable {
                     logger: logger, client: client)
                 session.faults = faults
                 session.path = path
+                session.gauge = gauge
                 try await session.run(
-                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
+                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, maxFragments: wsFragments,
+                    channel: context.requestContext.channel)
             }
         }
         let boundPort = self.boundPort
@@ -211,7 +228,9 @@ public final class NodeServer: Sendable {
                 boundPort.value.withLock { $0 = port }
                 continuation.yield(port)
             },
-            logger: logger)
+            logger: Logger(label: logger.label) { [logger, stopping] _ in
+                ShutdownLogFilter(wrapped: logger.handler, stopping: stopping)
+            })
     }
 
     /// HTTP/1.1 with the WebSocket upgrade, every connection behind a ``ConnectionGuard``.
@@ -271,13 +290,26 @@ public final class NodeServer: Sendable {
         executor.start()
         let app = buildApplication()
         let miner = MiningService(node: node, executor: executor)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: app), .init(service: miner)],
-                gracefulShutdownSignals: handleSignals ? [.sigint, .sigterm] : [],
-                logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [
+                .init(service: app), .init(service: miner), .init(service: StopFlagService(stopping: stopping)),
+            ],
+            gracefulShutdownSignals: handleSignals ? [.sigint, .sigterm] : [],
+            logger: logger)
+        // Connections still open after this are cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        // Cancelling the caller's task is a stop request, handled as a graceful shutdown: cancelling the group
+        // directly raced Hummingbird's own shutdown (which then logged "Server shutdown error: Already closed" as an
+        // error on every clean stop).
+        let running = Task { try await group.run() }
         do {
-            try await group.run()
+            try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: { [stopping] in
+                stopping.value.store(true, ordering: .relaxed)
+                Task { await group.triggerGracefulShutdown() }
+            }
         } catch {
             await executor.shutdown()
             try? node.shutdown()

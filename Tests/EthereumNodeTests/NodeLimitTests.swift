@@ -278,7 +278,7 @@ import Testing
         let signature = try node.call("eth_signTypedData_v4", [address, .string(Self.typedChain(999))])
         let typed = try TypedData(json: Array(Self.typedChain(999).utf8))
         let recovered = try typed.recover(
-            signature: try MessageSignature(bytes: Quantity.parseData(signature.stringValue!)))
+            signature: try EthereumSignature(bytes: Quantity.parseData(signature.stringValue!)))
         #expect(recovered == node.devAccounts[0].address)
     }
 }

@@ -305,6 +305,55 @@ import Testing
                     code: -38011,
                     message: "nonce too high: address \(node.devAccounts[0].address.checksummed), tx: 3 state: 0"))
     }
+
+    /// Issue 38: times near 2^64−1 trapped the node (a block at 2^64−1 followed by one without a time; a block at
+    /// 2^64−5 followed by a gap of three blocks). Both answer -38021 naming the overflow; the node keeps answering.
+    @Test func blockTimesNearTheTopOfUInt64AreRefusedNotTrapped() throws {
+        let (node, _) = try makeNode()
+        let dev0 = node.devAccounts[0].address
+        var top = SimulationRequest.BlockOverrides()
+        top.time = .max
+        let followed = SimulationRequest(blocks: [
+            .init(overrides: top, calls: []), .init(calls: [Self.transfer(dev0, Self.stranger, 1)]),
+        ])
+        #expect(throws: SimulationInputError.timestampOverflow(previous: .max)) { try node.simulate(followed) }
+        #expect(SimulationInputError.timestampOverflow(previous: .max).code == -38021)
+
+        var nearTop = SimulationRequest.BlockOverrides()
+        nearTop.time = .max - 4
+        var gap = SimulationRequest.BlockOverrides()
+        gap.number = node.blockNumber + 5
+        let gapped = SimulationRequest(blocks: [.init(overrides: nearTop, calls: []), .init(overrides: gap, calls: [])])
+        #expect(throws: SimulationInputError.timestampOverflow(previous: .max - 4)) { try node.simulate(gapped) }
+        // The last representable time still works when nothing comes after it.
+        let alone = try node.simulate(SimulationRequest(blocks: [.init(overrides: top, calls: [])]))
+        #expect(alone[0].block.header.timestamp == .max)
+    }
+
+    /// Issue 38: a state override nonce of 2^64−1 and a call from that account trapped in the ledger's apply. geth
+    /// answers `nonce has max value` (EIP-2681), code -32603.
+    @Test func aSenderAtTheMaximumNonceIsRefusedNotTrapped() throws {
+        let (node, _) = try makeNode()
+        let request = SimulationRequest(blocks: [
+            .init(
+                stateOverrides: [(Self.stranger, AccountStateOverride(balance: UInt256(1_000_000), nonce: .max))],
+                calls: [Self.transfer(Self.stranger, node.devAccounts[1].address, 1)])
+        ])
+        let expected = SimulationError.nonceMax(sender: Self.stranger, nonce: .max)
+        #expect(throws: expected) { try node.simulate(request) }
+        #expect(expected.code == -32603)
+        #expect(expected.description.hasPrefix("nonce has max value: address 0x5151"))
+        var validated = request
+        validated.validation = true
+        validated.blocks[0].calls[0].nonce = .max
+        #expect(throws: expected) { try node.simulate(validated) }
+        // One below the maximum is the last nonce an account can send with.
+        var last = request
+        last.blocks[0].stateOverrides[0].change.nonce = .max - 1
+        let blocks = try node.simulate(last)
+        #expect(blocks[0].block.transactions[0].nonce == UInt64.max - 1)
+    }
+
 }
 
 /// eth_config (EIP-7910): Osaka from genesis, no later fork. (The fork id is checked against Python's zlib CRC32

@@ -126,7 +126,7 @@ extension LedgerService {
         let response =
             LedgerService.kind(of: method) == .query
             ? query(method: method, arg: arg, caller: caller, now: now)
-            : update(method: method, arg: arg, caller: caller, now: now)
+            : commitUpdate(method: method, arg: arg, caller: caller, now: now)
         let values = try Fixture.replyValues(method, response)
         return try #require(values.first)
     }
@@ -135,7 +135,14 @@ extension LedgerService {
     mutating func updateResponse(
         _ method: String, _ values: [CandidValue], caller: Principal = Fixture.alice, now: UInt64 = Fixture.start
     ) throws -> CanisterResponse {
-        update(method: method, arg: try Fixture.arg(method, values), caller: caller, now: now)
+        commitUpdate(method: method, arg: try Fixture.arg(method, values), caller: caller, now: now)
+    }
+
+    /// An update as its owner runs it in memory: the changes committed, the response returned.
+    mutating func commitUpdate(method: String, arg: [UInt8], caller: Principal, now: UInt64) -> CanisterResponse {
+        let outcome = update(method: method, arg: arg, caller: caller, now: now)
+        if let changes = outcome.changes { ledger.commit(changes) }
+        return outcome.answer
     }
 }
 

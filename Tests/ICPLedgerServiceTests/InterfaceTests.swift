@@ -21,7 +21,7 @@ import Testing
         // Every declared method has a handler: a call never ends in the "declared but not implemented" trap.
         var service = F.service()
         for method in methods {
-            let response = service.update(
+            let response = service.commitUpdate(
                 method: method, arg: Array("DIDL\u{0}\u{0}".utf8), caller: F.alice, now: F.start)
             if case .reject(_, let message, _) = response {
                 #expect(!message.contains("not implemented"), "\(method)")
@@ -88,7 +88,7 @@ import Testing
             let response =
                 LedgerService.kind(of: method) == .query
                 ? service.query(method: method, arg: arg, caller: F.alice, now: F.start)
-                : service.update(method: method, arg: arg, caller: F.alice, now: F.start)
+                : service.commitUpdate(method: method, arg: arg, caller: F.alice, now: F.start)
             let reply = try #require(response.replyBytes, "\(method): \(response)")
             let results = try F.entry(method).results
             #expect(

@@ -127,7 +127,7 @@ import Testing
         let asQuery = try F.replyValues(
             "query_blocks", service.query(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
         let asUpdate = try F.replyValues(
-            "query_blocks", service.update(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
+            "query_blocks", service.commitUpdate(method: "query_blocks", arg: arg, caller: F.alice, now: F.start))
         guard case .vec(let queried) = asQuery[0]["blocks"], case .vec(let updated) = asUpdate[0]["blocks"] else {
             Issue.record("no blocks")
             return

@@ -36,11 +36,11 @@ import Testing
         let before = service.ledger
         // text where TransferArg is expected
         let text = try CandidSerializer.encode([.text("hello")], types: [.text])
-        expectDecodeFailure(service.update(method: "icrc1_transfer", arg: text, caller: F.alice, now: F.start))
+        expectDecodeFailure(service.commitUpdate(method: "icrc1_transfer", arg: text, caller: F.alice, now: F.start))
         // a record missing the required `to` field
         let missing = try CandidSerializer.encode(
             [F.record([("amount", F.nat(1))])], types: [.record([CandidFieldType("amount", .nat)])])
-        expectDecodeFailure(service.update(method: "icrc1_transfer", arg: missing, caller: F.alice, now: F.start))
+        expectDecodeFailure(service.commitUpdate(method: "icrc1_transfer", arg: missing, caller: F.alice, now: F.start))
         // nat64 where nat is expected (nat64 is not a subtype of nat)
         let nat64 = try CandidSerializer.encode([.nat64(1)], types: [.nat64])
         expectDecodeFailure(service.query(method: "icrc1_balance_of", arg: nat64, caller: F.alice, now: F.start))
@@ -52,7 +52,8 @@ import Testing
         expectDecodeFailure(service.query(method: "icrc1_name", arg: [], caller: F.alice, now: F.start))
         // trailing junk after a valid message
         let valid = try F.arg("icrc1_transfer", [F.icrc1Transfer(to: F.account(F.bob), amount: 1)])
-        expectDecodeFailure(service.update(method: "icrc1_transfer", arg: valid + [0], caller: F.alice, now: F.start))
+        expectDecodeFailure(
+            service.commitUpdate(method: "icrc1_transfer", arg: valid + [0], caller: F.alice, now: F.start))
         // a subaccount that is not 32 bytes decodes as a blob but not as the ledger's [u8; 32]
         let shortSubaccount = F.record([
             ("owner", .principal(CandidPrincipal(bytes: F.bob.bytes))), ("subaccount", F.some(.blob([1, 2]))),
@@ -101,7 +102,7 @@ import Testing
         let empty = Array("DIDL\u{0}\u{0}".utf8)
         #expect(LedgerService.kind(of: "no_such_method") == nil)
         #expect(
-            service.update(method: "no_such_method", arg: empty, caller: F.alice, now: F.start)
+            service.commitUpdate(method: "no_such_method", arg: empty, caller: F.alice, now: F.start)
                 == .reject(
                     code: .canisterError,
                     message: Self.prefix + "Canister has no update method 'no_such_method'..\n"
@@ -124,7 +125,7 @@ import Testing
         // A query method called as an update is answered.
         #expect(
             try F.replyValues(
-                "icrc1_fee", service.update(method: "icrc1_fee", arg: empty, caller: F.alice, now: F.start)) == [
+                "icrc1_fee", service.commitUpdate(method: "icrc1_fee", arg: empty, caller: F.alice, now: F.start)) == [
                     F.nat(10_000)
                 ])
         // The kinds follow the interface: icrc21 is an update on the ICP ledger.

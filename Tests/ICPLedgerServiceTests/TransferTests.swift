@@ -120,7 +120,7 @@ import Testing
             ("amount", F.nat(77)), ("extra_field", .text("ignored")),
         ])
         let arg = try CandidSerializer.encode([value], types: [narrow])
-        let response = service.update(method: "icrc1_transfer", arg: arg, caller: F.alice, now: F.start)
+        let response = service.commitUpdate(method: "icrc1_transfer", arg: arg, caller: F.alice, now: F.start)
         #expect(try F.replyValues("icrc1_transfer", response) == [F.ok(2)])
         #expect(service.ledger.balance(of: F.id(F.bob)).e8s == 100_000_077)
         // An extra argument is ignored too.
@@ -128,7 +128,7 @@ import Testing
             [F.icrc1Transfer(to: F.account(F.bob), amount: 1), .text("more")],
             types: [try F.entry("icrc1_transfer").arguments.types[0], .text],
             environment: LedgerService.table.interface.environment)
-        let second = service.update(method: "icrc1_transfer", arg: two, caller: F.alice, now: F.start)
+        let second = service.commitUpdate(method: "icrc1_transfer", arg: two, caller: F.alice, now: F.start)
         #expect(try F.replyValues("icrc1_transfer", second) == [F.ok(3)])
     }
 }

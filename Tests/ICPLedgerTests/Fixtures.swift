@@ -49,3 +49,13 @@ extension Result {
         return nil
     }
 }
+
+extension LedgerCanister {
+    /// Runs a call on the ledger and commits its changes in memory, as the ledger's owner does once it has written
+    /// them.
+    mutating func run<Answer>(_ call: (LedgerCanister) throws -> LedgerOutcome<Answer>) rethrows -> Answer {
+        let outcome = try call(self)
+        if let changes = outcome.changes { commit(changes) }
+        return outcome.answer
+    }
+}

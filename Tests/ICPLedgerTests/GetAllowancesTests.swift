@@ -11,14 +11,16 @@ import Testing
         let spenders = [F.account(F.bob), F.account(F.carol), F.account(F.bob, 7)]
         for (offset, spender) in spenders.enumerated() {
             let args = ApproveArgs(spender: spender, amount: .exact(UInt64(100 + offset)))
-            #expect(try ledger.icrc2Approve(caller: F.alice, args, now: F.start).success != nil)
+            #expect(try ledger.run { try $0.icrc2Approve(caller: F.alice, args, now: F.start) }.success != nil)
         }
         // One that expires, and one from another account that must not show.
         let expiring = ApproveArgs(spender: F.account(F.carol, 1), amount: 5, expiresAt: F.start + 10 * F.second)
-        #expect(try ledger.icrc2Approve(caller: F.alice, expiring, now: F.start).success != nil)
+        #expect(try ledger.run { try $0.icrc2Approve(caller: F.alice, expiring, now: F.start) }.success != nil)
         #expect(
-            try ledger.icrc2Approve(caller: F.bob, ApproveArgs(spender: F.account(F.carol), amount: 9), now: F.start)
-                .success != nil)
+            try ledger.run {
+                try $0.icrc2Approve(caller: F.bob, ApproveArgs(spender: F.account(F.carol), amount: 9), now: F.start)
+            }
+            .success != nil)
 
         let from = F.id(F.alice)
         let all = ledger.allowances(from: from, after: nil, take: nil, now: F.start)

@@ -15,6 +15,7 @@ import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
 import Logging
+import MarketData
 import ProviderFaults
 import SandnetServer
 
@@ -144,6 +145,24 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "Seed of the other users' traffic (the same seed and profile replay the same transactions).")
     var ambientSeed: UInt64 = 0
 
+    @Option(help: "Seed of the market's price paths (the same seed gives the same prices; README, \"Markets\").")
+    var marketSeed: UInt64 = 0
+
+    @Option(help: "Hold one market regime everywhere: calm, volatile, crash, pump or sideways (default: seeded mix).")
+    var marketRegime: String?
+
+    @Option(help: "Days of market history charts reach back (1 to 3650).")
+    var marketHistoryDays = 365
+
+    @Option(
+        help: ArgumentHelp(
+            "A scripted market event: KIND,at=TIME[,asset=ID][,duration=S][,change=F] (repeatable).",
+            discussion: "KIND: crash, spike, stale, gap, outlier; TIME: Unix seconds or +N/-N from now."))
+    var marketEvent: [String] = []
+
+    @Flag(help: "Serve no market routes (/coingecko, /coinbase).")
+    var noMarket = false
+
     @Option(
         help: ArgumentHelp(
             "Chain conditions from the start: JSON {delayBlocks, dropProbability, reorgEvery, reorgDepth, reorgRequeue, seed}.",
@@ -271,6 +290,7 @@ struct NodeCommand: AsyncParsableCommand {
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
         if let faults { server.faults = try Self.parseFaults(faults) }
+        server.market = noMarket ? nil : try marketConfiguration(now: Int64(Date().timeIntervalSince1970))
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
@@ -298,6 +318,32 @@ struct NodeCommand: AsyncParsableCommand {
                 throw CLIError("--dump-state \(dumpState): cannot write the state dump: \(error.localizedDescription)")
             }
         }
+    }
+
+    /// `--market-*`: the market simulator's configuration.
+    func marketConfiguration(now: Int64) throws -> MarketConfiguration {
+        var market = MarketConfiguration()
+        market.seed = marketSeed
+        if let marketRegime {
+            guard let regime = MarketRegime(rawValue: marketRegime) else {
+                let known = MarketRegime.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CLIError("--market-regime: unknown regime '\(marketRegime)'; known: \(known)")
+            }
+            market.regime = regime
+        }
+        guard MarketConfiguration.historyDaysRange.contains(marketHistoryDays) else {
+            throw CLIError("--market-history-days must be between 1 and 3650")
+        }
+        market.historyDays = marketHistoryDays
+        guard marketEvent.count <= MarketConfiguration.maxEvents else {
+            throw CLIError("--market-event: at most \(MarketConfiguration.maxEvents) events")
+        }
+        do {
+            market.events = try marketEvent.map { try MarketEvent(parsing: $0, now: now) }
+        } catch {
+            throw CLIError("--market-event: \(error)")
+        }
+        return market
     }
 
     /// `--faults`: inline JSON, or `@FILE`.
@@ -341,71 +387,6 @@ struct NodeCommand: AsyncParsableCommand {
         }
         guard number.isEmpty else { throw CLIError("invalid duration '\(text)' (use e.g. 24h, 30m, 90s)") }
         return total
-    }
-}
-
-enum StartupBanner {
-    static func render(
-        node: SandnetNode, icp: [KeyIdentity], icpEnabled: Bool, host: String, port: Int, dataDir: String?, json: Bool
-    ) -> String {
-        let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        if json {
-            return JSON.object([
-                ("event", .string("listening")), ("chainId", .number(String(node.configuration.chain.chainID))),
-                ("rpcUrl", .string(url)), ("wsUrl", .string(url.replacingOccurrences(of: "http", with: "ws"))),
-                ("faucetUrl", .string(url + "/faucet")), ("faucetAccount", .string(node.faucetAddress.checksummed)),
-                ("dataDir", dataDir.map { .string($0) } ?? .null),
-                ("icpLedger", icpEnabled ? .string(LedgerService.canisterID.text) : .null),
-                (
-                    "icpIdentities",
-                    .array(
-                        icp.map {
-                            .object([
-                                ("principal", .string($0.principal.text)),
-                                ("accountId", .string(AccountIdentifier(principal: $0.principal).hex)),
-                            ])
-                        })
-                ),
-                (
-                    "accounts",
-                    .array(
-                        node.devAccounts.map {
-                            .object([
-                                ("address", .string($0.address.checksummed)),
-                                ("privateKey", .string(Hex.encodePrefixed($0.privateKey))),
-                            ])
-                        })
-                ),
-            ]).serialized
-        }
-        var lines = [
-            "Sandnet \(SandnetVersion.current): fake Sepolia node", "",
-            "Chain id      \(node.configuration.chain.chainID)",
-            "RPC URL       \(url)",
-            "WebSocket     \(url.replacingOccurrences(of: "http", with: "ws"))",
-            "Faucet        \(url)/faucet  (POST \(url)/api/claim {\"address\": \"0x…\"})",
-            "Faucet funds  \(node.faucetAddress.checksummed)",
-            "Data          \(dataDir ?? "in memory (lost on exit)")",
-            "", "Dev accounts (test keys: public, never use them on a real network)",
-        ]
-        for (i, account) in node.devAccounts.enumerated() {
-            lines.append("(\(i)) \(account.address.checksummed)  \(Hex.encodePrefixed(account.privateKey))")
-        }
-        if icpEnabled {
-            lines += [
-                "",
-                "ICP ledger    \(LedgerService.canisterID.text) on the IC HTTP interface at \(url) (fetch the root key;",
-                "              certificates are not BLS-signed). Faucet: POST \(url)/api/icp/claim {\"account\": \"…\"}",
-                "ICP dev identities (secp256k1, m/44'/223'/0'/0/i of the mnemonic)",
-            ]
-            for (i, identity) in icp.enumerated() {
-                lines.append(
-                    "(\(i)) \(identity.principal.text)  \(AccountIdentifier(principal: identity.principal).hex)")
-            }
-        }
-        lines.append("")
-        lines.append("Listening on \(url). Ctrl-C stops the node and flushes the chain to disk.")
-        return lines.joined(separator: "\n")
     }
 }
 
