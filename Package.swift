@@ -86,6 +86,8 @@ let package = Package(
         .target(name: "ABICoding", dependencies: ["ByteCoding", "EthereumTypes", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
+        // Swift source from .did files (pure: a checked DIDProgram in, text out); `sandnet candid generate`.
+        .target(name: "CandidCodegen", dependencies: ["CandidCoding"]),
         // JUnit XML reports (the vector report and the scenario report write through it).
         .target(name: "JUnitReporting"),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
@@ -235,7 +237,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -252,6 +254,17 @@ let package = Package(
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "MarketDataTests", dependencies: ["MarketData", "SeededRandom"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
+        // The ledger client generated from LedgerService.candidInterface and checked in (CandidCodegenTests fails when
+        // it drifts from a fresh generation), compiled here so generated code builds in CI.
+        .target(
+            name: "GeneratedLedgerClient", dependencies: ["CandidCoding", "ICPAgent", "ICPIdentity"],
+            path: "Tests/GeneratedLedgerClient"),
+        .testTarget(
+            name: "CandidCodegenTests",
+            dependencies: [
+                "CandidCodegen", "CandidCoding", "ICPAgent", "ICPIdentity", "ICPLedgerService", "GeneratedLedgerClient",
+                "DevNetwork", "SandnetServer", "TestSupport",
+            ]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
