@@ -5,6 +5,8 @@
 //   C system libraries  CSecp256k1, COpenSSL, CLevelDB, CMalloc (glibc's mallopt, for the CLI)  (module maps only)
 //   codecs              ByteCoding (hex, base32, CRC-32, LEB128, big-endian integers, principal text)
 //                       KeccakHashing, RLPCoding, EthereumTypes, MerkleTrie, CandidCoding, CBORCoding,
+//                       ABICoding (the one Solidity ABI codec: wallet, native contracts, node, CLI, fuzzers),
+//                       JUnitReporting (the one JUnit XML writer: vector and scenario reports)
 //                       JSONCoding (the one JSON value type: exact numbers, ordered members)       (stdlib only)
 //   crypto              CryptoCore                       (the only Swift code calling C crypto)
 //   storage             KeyValueStorage (protocol + in-memory store), LevelDBStorage (the only code calling LevelDB)
@@ -20,6 +22,7 @@
 //   ledger cores        EthereumLedger, ICPLedger, ICPLedgerService (the ledger canister's Candid interface)
 //                       EthereumLedgerStorage, ICPLedgerStorage (each ledger's owner over a key-value store)
 //   a living chain      AmbientTraffic (other users' traffic, fee profiles), ProviderFaults (fault shapes, schedule)
+//   markets             MarketData (seeded price paths, CoinGecko granularity, candles; pure, no I/O)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
 //   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
@@ -40,7 +43,9 @@ let package = Package(
     products: [
         .library(
             name: "SandnetCodecs",
-            targets: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "MerkleTrie", "CandidCoding"]),
+            targets: [
+                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "ABICoding", "MerkleTrie", "CandidCoding",
+            ]),
         .library(name: "SandnetCrypto", targets: ["CryptoCore"]),
         .library(name: "SandnetLedger", targets: ["EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage"]),
         .library(name: "SandnetLevelDB", targets: ["LevelDBStorage"]),
@@ -77,13 +82,23 @@ let package = Package(
         .target(name: "KeccakHashing"),
         .target(name: "RLPCoding"),
         .target(name: "EthereumTypes", dependencies: ["ByteCoding", "KeccakHashing"]),
+        // The one Solidity ABI codec: signatures with outputs (as `cast` takes them), selectors, strict decoding with a
+        // size budget (shared offsets cannot amplify).
+        .target(name: "ABICoding", dependencies: ["ByteCoding", "EthereumTypes", "KeccakHashing"]),
         .target(name: "MerkleTrie", dependencies: ["KeccakHashing", "RLPCoding"]),
         .target(name: "CandidCoding", dependencies: ["ByteCoding"]),
+        // Swift source from .did files (pure: a checked DIDProgram in, text out); `sandnet candid generate`.
+        .target(name: "CandidCodegen", dependencies: ["CandidCoding"]),
+        // JUnit XML reports (the vector report and the scenario report write through it).
+        .target(name: "JUnitReporting"),
         // One JSON value type for the whole package: exact numbers (source text), ordered members, bounded parser.
         .target(name: "JSONCoding"),
 
         // MARK: Crypto over C
         .target(name: "CryptoCore", dependencies: ["CSecp256k1", "COpenSSL"]),
+        // BLS12-381 signing in pure Swift (the IC's certificate scheme): fields, G1/G2, RFC 9380 hash_to_G1; SHA-256
+        // from CryptoCore. No pairing: the node signs, clients verify.
+        .target(name: "BLS12381", dependencies: ["CryptoCore"]),
 
         // MARK: Storage: the key-value protocol and in-memory store; the LevelDB store (the only code that calls LevelDB)
         .target(name: "KeyValueStorage"),
@@ -102,20 +117,26 @@ let package = Package(
         .target(
             name: "EthereumTransactions",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet", "JSONCoding",
+                "ABICoding", "ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "CryptoCore", "HDWallet",
+                "JSONCoding",
             ]),
 
         // MARK: Seeded randomness: SplitMix64 (the same seed replays the same schedule on every platform)
         .target(name: "SeededRandom"),
 
+        // MARK: Market data: seeded price paths per asset and currency, charts and candles from them (pure, no I/O)
+        .target(name: "MarketData", dependencies: ["SeededRandom"]),
+
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
-        .target(name: "NativeContracts", dependencies: ["EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+        .target(
+            name: "NativeContracts", dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
             name: "EthereumLedger",
             dependencies: [
-                "EthereumTypes", "EthereumTransactions", "KeccakHashing", "RLPCoding", "MerkleTrie", "NativeContracts",
+                "ABICoding", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "RLPCoding", "MerkleTrie",
+                "NativeContracts",
             ]),
         // The Ethereum ledger's owner over a key-value store: one atomic batch per operation, then the new state.
         .target(
@@ -144,16 +165,16 @@ let package = Package(
         .target(
             name: "EthereumRPC",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger", "EthereumNode",
-                "JSONCoding", "JSONRPC", "AmbientTraffic",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger",
+                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
             dependencies: [
-                "DevNetwork", "EthereumNode", "EthereumRPC", "JSONCoding", "JSONRPC", "ByteCoding", "EthereumLedger", "ICPReplica",
-                "ICPRPC", "ProviderFaults",
+                "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding",
+                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -183,7 +204,7 @@ let package = Package(
             name: "ICPReplica",
             dependencies: [
                 "ByteCoding", "CBORCoding", "CryptoCore", "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPLedgerStorage",
-                "KeyValueStorage",
+                "KeyValueStorage", "BLS12381",
             ]),
         // The replica's JSON-RPC methods (sandnet_icp*) and the ICP faucet's rules (RPC method and HTTP route).
         .target(
@@ -204,9 +225,9 @@ let package = Package(
         .target(
             name: "ScenarioRunner",
             dependencies: [
-                "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
+                "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "CryptoCore", "HDWallet", "SecretStorage",
                 "EthereumTransactions", "EthereumLedger", "EthereumNode", "EthereumRPC", "DevNetwork", "JSONCoding", "JSONRPC",
-                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts",
+                "CandidCoding", "ICPIdentity", "ICPAgent", "ICPLedgerService", "NativeContracts", "JUnitReporting",
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -214,8 +235,8 @@ let package = Package(
         .target(
             name: "Conformance",
             dependencies: [
-                "ByteCoding", "RLPCoding", "EthereumTypes", "HDWallet", "SecretStorage", "EthereumTransactions",
-                "CandidCoding", "ICPIdentity", "JSONCoding", "SeededRandom",
+                "ByteCoding", "RLPCoding", "EthereumTypes", "HDWallet", "SecretStorage",
+                "EthereumTransactions", "CandidCoding", "ICPIdentity", "JSONCoding", "JUnitReporting", "SeededRandom",
             ]),
         .executableTarget(
             name: "SandnetCLI",
@@ -224,7 +245,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -234,6 +255,7 @@ let package = Package(
         .testTarget(
             name: "CodecTests",
             dependencies: ["ByteCoding", "KeccakHashing", "RLPCoding", "EthereumTypes", "SeededRandom"]),
+        .testTarget(name: "ABICodingTests", dependencies: ["ABICoding", "EthereumTypes", "ByteCoding"]),
         .testTarget(
             name: "MerkleTrieTests",
             dependencies: ["MerkleTrie", "ByteCoding", "KeccakHashing", "RLPCoding", "TestSupport"]),
@@ -241,13 +263,23 @@ let package = Package(
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
+        .testTarget(name: "MarketDataTests", dependencies: ["MarketData"]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
+        // The ledger client generated from LedgerService.candidInterface and checked in (CandidCodegenTests fails when
+        // it drifts from a fresh generation), compiled here so generated code builds in CI.
+        .target(
+            name: "GeneratedLedgerClient", dependencies: ["CandidCoding", "ICPAgent", "ICPIdentity"],
+            path: "Tests/GeneratedLedgerClient"),
+        .testTarget(
+            name: "CandidCodegenTests",
+            dependencies: [
+                "CandidCodegen", "CandidCoding", "ICPAgent", "ICPIdentity", "ICPLedgerService", "GeneratedLedgerClient",
+                "DevNetwork", "SandnetServer", ]),
         .testTarget(
             name: "SandnetServerTests",
             dependencies: [
-                "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes", "ByteCoding",
-                "TestSupport", "ProviderFaults", "ScenarioRunner",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -268,8 +300,9 @@ let package = Package(
         .testTarget(
             name: "NativeContractsTests",
             dependencies: [
-                "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
+                "ABICoding", "NativeContracts", "EthereumTypes", "EthereumTransactions", "KeccakHashing", "ByteCoding", "JSONCoding",
             ]),
+        .testTarget(name: "BLS12381Tests", dependencies: ["BLS12381", "ByteCoding"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "ByteCoding", "EthereumTypes"]),
         .testTarget(name: "HDWalletTests", dependencies: ["HDWallet", "CryptoCore", "ByteCoding"]),
         .testTarget(name: "SecretStorageTests", dependencies: ["SecretStorage", "ByteCoding", "EthereumTypes"]),
@@ -281,8 +314,8 @@ let package = Package(
         .testTarget(
             name: "EthereumTransactionsTests",
             dependencies: [
-                "EthereumTransactions", "ByteCoding", "EthereumTypes", "KeccakHashing", "RLPCoding", "HDWallet",
-                "JSONCoding",
+                "ABICoding", "EthereumTransactions", "ByteCoding", "EthereumTypes", "KeccakHashing", "RLPCoding",
+                "HDWallet", "JSONCoding",
             ]),
         .testTarget(name: "CBORCodingTests", dependencies: ["CBORCoding"]),
         .testTarget(
@@ -291,7 +324,7 @@ let package = Package(
             name: "ICPReplicaTests",
             dependencies: [
                 "ICPReplica", "ICPAgent", "ICPLedgerService", "ICPLedger", "ICPLedgerStorage", "ICPIdentity", "CBORCoding",
-                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding",
+                "CryptoCore", "ByteCoding", "KeyValueStorage", "CandidCoding", "BLS12381",
             ]),
         .testTarget(
             name: "ICPRPCTests",
@@ -319,7 +352,7 @@ package.targets.append(contentsOf: [
     .target(
         name: "FuzzHarnesses",
         dependencies: [
-            "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
+            "ABICoding", "ByteCoding", "RLPCoding", "EthereumTypes", "EthereumTransactions", "CandidCoding", "CBORCoding",
             "HDWallet", "SecretStorage", "JSONCoding", "JSONRPC", "ScenarioRunner", "EthereumNode", "EthereumLedger",
             "ICPReplica", "ICPLedger", "DevNetwork", "NativeContracts",
         ]),

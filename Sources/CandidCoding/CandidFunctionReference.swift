@@ -1,5 +1,5 @@
 /// A function reference value (Candid spec, "References").
-public struct CandidFunctionReference: Sendable, Equatable {
+public struct CandidFunctionReference: Sendable, Hashable {
     /// The service that exposes the method.
     public var service: CandidPrincipal
     /// The method name.

@@ -31,40 +31,13 @@ public struct CandidInterface: Sendable, Equatable {
         self.imports = imports
     }
 
-    /// Parses `.did` text and checks every definition and method type.
+    /// Parses `.did` text and checks every definition and method type (imports are recorded, not followed; use
+    /// ``DIDProgram/load(path:read:)`` to follow them).
     ///
-    /// - Throws: `CandidTextError` with line and column for syntax errors; type errors (unknown names, vacuous
-    ///   definitions, duplicate labels, non-function methods) are reported at line 1, column 1 with the name.
+    /// - Throws: `CandidTextError` with line and column: syntax errors, hash collisions, unknown names, cyclic
+    ///   aliases, `oneway` methods with results, methods that are not functions.
     public init(parsing text: String) throws(CandidTextError) {
-        self = try CandidTextParser.parseInterface(text)
-        try checkWithPositions()
-    }
-
-    /// Like `check()`, but reports each problem at the definition (or service) where it occurs.
-    func checkWithPositions() throws(CandidTextError) {
-        func located(_ key: String, _ message: String) -> CandidTextError {
-            let position = positions[key] ?? CandidTextPosition(line: 1, column: 1)
-            return CandidTextError(line: position.line, column: position.column, message)
-        }
-        for name in definitionOrder {
-            if let type = environment.definitions[name], let unknown = type.unknownName(in: environment) {
-                throw located(name, "type \(name) refers to unknown type \(unknown)")
-            }
-        }
-        var builder = CandidTypeTableBuilder(environment: environment)
-        for name in definitionOrder {
-            do {
-                _ = try builder.ref(.named(name))
-            } catch {
-                throw located(name, "type \(name): \(error.message)")
-            }
-        }
-        do {
-            if let initArguments { for type in initArguments { _ = try builder.ref(type) } }
-            if let service { _ = try builder.ref(.service(service)) }
-        } catch {
-            throw located(Self.servicePositionKey, "service: \(error.message)")
-        }
+        self = try DIDProgram(parsing: text).interface
     }
 
     /// Compiles every definition, the init arguments and every method to find type errors.

@@ -44,10 +44,9 @@ public struct CandidTextParser {
         return type
     }
 
-    /// Parses a `.did` file: type definitions and an optional service.
+    /// Parses and checks a `.did` file (imports are not followed): type definitions and an optional service.
     public static func parseInterface(_ text: String) throws(CandidTextError) -> CandidInterface {
-        var parser = try CandidTextParser(text)
-        return try parser.interface()
+        try DIDProgram(parsing: text).interface
     }
 
     // MARK: Token helpers
@@ -380,79 +379,5 @@ public struct CandidTextParser {
         }
         try expect("}")
         return CandidServiceType(methods: methods)
-    }
-
-    // MARK: Interfaces
-
-    private func name(ofDefinitionAt index: Int) -> String {
-        if index < tokens.count, case .identifier(let name) = tokens[index].kind { return name }
-        return ""
-    }
-
-    mutating func interface() throws(CandidTextError) -> CandidInterface {
-        var definitions: [String: CandidType] = [:]
-        var order: [String] = []
-        var service: CandidServiceType?
-        var serviceReference: String?
-        var initArguments: [CandidType]?
-        var imports: [String] = []
-        var positions: [String: CandidTextPosition] = [:]
-        while current.kind != .end {
-            if accept(";") { continue }
-            let position = current
-            if acceptKeyword("type") {
-                positions[name(ofDefinitionAt: index)] = CandidTextPosition(line: current.line, column: current.column)
-                let name = try identifier("a type name")
-                try expect("=")
-                let type = try self.type()
-                guard definitions[name] == nil else {
-                    throw CandidTextError(line: position.line, column: position.column, "duplicate type \(name)")
-                }
-                definitions[name] = type
-                order.append(name)
-                try expect(";")
-            } else if acceptKeyword("import") {
-                _ = acceptKeyword("service")
-                imports.append(try textLiteral("import path"))
-                try expect(";")
-            } else if acceptKeyword("service") {
-                positions[CandidInterface.servicePositionKey] = CandidTextPosition(
-                    line: position.line, column: position.column)
-                guard service == nil, serviceReference == nil else {
-                    throw CandidTextError(line: position.line, column: position.column, "more than one service")
-                }
-                if case .identifier = current.kind { index += 1 }
-                try expect(":")
-                if isSymbol("(") {
-                    initArguments = try typeTuple().map(\.type)
-                    try expect("->")
-                }
-                if isSymbol("{") {
-                    service = try serviceBody()
-                } else {
-                    serviceReference = try identifier("a service body or type name")
-                }
-                _ = accept(";")
-            } else {
-                throw error("expected 'type', 'import' or 'service' but found \(describe(current))")
-            }
-        }
-        var interface = CandidInterface(
-            environment: CandidTypeEnvironment(definitions), definitionOrder: order, service: service,
-            initArguments: initArguments, imports: imports)
-        interface.positions = positions
-        if let serviceReference {
-            let resolved: CandidType
-            do {
-                resolved = try interface.environment.resolve(.named(serviceReference))
-            } catch {
-                throw CandidTextError(line: 1, column: 1, error.message)
-            }
-            guard case .service(let body) = resolved else {
-                throw CandidTextError(line: 1, column: 1, "\(serviceReference) is not a service type")
-            }
-            interface.service = body
-        }
-        return interface
     }
 }

@@ -83,7 +83,7 @@ public enum VectorRunner {
     /// Every suite, in report order.
     public static let suites: [any VectorSuite] = [
         RLPSuite(), EIP55Suite(), EIP155Suite(), BIP39Suite(), BIP32Suite(), KeystoreSuite(), TransactionSuite(),
-        CandidSuite(), ICPSuite(),
+        CandidSuite(), CandidParserSuite(), ICPSuite(),
     ]
 
     public static var suiteNames: [String] { suites.map(\.name) }

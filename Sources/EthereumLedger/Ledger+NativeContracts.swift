@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTypes
 import NativeContracts
 
@@ -76,19 +77,14 @@ public enum RevertReason {
 
     public static func decode(_ data: [UInt8]) -> String? {
         guard data.count >= 36 else { return nil }
-        let selector = Array(data[0..<4])
-        let body = Array(data[4...])
-        if selector == [0x08, 0xc3, 0x79, 0xa0] {
-            guard body.count >= 64, let offset = UInt256(bigEndian: body[0..<32])!.uint64Value,
-                offset <= UInt64(body.count - 32),
-                let length = UInt256(bigEndian: body[Int(offset)..<Int(offset) + 32])!.uint64Value,
-                length <= UInt64(body.count - Int(offset) - 32)
-            else { return nil }
-            let start = Int(offset) + 32
-            return String(validating: body[start..<start + Int(length)], as: UTF8.self)
+        let body = data[4...]
+        if data[0..<4].elementsEqual(ABI.errorSelector) {
+            return (try? ABIDecoder.decode(.string, from: body, options: .solidity))?.stringValue
         }
-        if selector == [0x4e, 0x48, 0x7b, 0x71] {
-            let code = UInt256(bigEndian: body[0..<32])!
+        if data[0..<4].elementsEqual(ABI.panicSelector) {
+            guard let code = (try? ABIDecoder.decode(.uint256, from: body, options: .solidity))?.uintValue else {
+                return nil
+            }
             if let small = code.uint64Value, let reason = panicReasons[small] { return reason }
             return "unknown panic code: 0x" + code.hexDigits
         }

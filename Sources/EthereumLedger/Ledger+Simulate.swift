@@ -8,6 +8,8 @@ import NativeContracts
 public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible {
     case nonceTooLow(sender: Address, nonce: UInt64, state: UInt64)
     case nonceTooHigh(sender: Address, nonce: UInt64, state: UInt64)
+    /// The sender's nonce is 2^64−1: one more transaction would overflow it (EIP-2681; geth's `ErrNonceMax`).
+    case nonceMax(sender: Address, nonce: UInt64)
     case feeCapTooLow(sender: Address, maxFee: UInt256, baseFee: UInt256)
     case tipAboveFeeCap(sender: Address, tip: UInt256, maxFee: UInt256)
     case intrinsicGas(have: UInt64, want: UInt64)
@@ -31,7 +33,7 @@ public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible
         case .blockGasLimitReached: -38015
         case .maxInitCodeSizeExceeded: -38025
         case .tipAboveFeeCap, .invalidOverride: -32602
-        case .floorDataGas: -32603
+        case .floorDataGas, .nonceMax: -32603
         case .gasCapExhausted: -32000
         }
     }
@@ -42,6 +44,7 @@ public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible
             "nonce too low: address \(sender.checksummed), tx: \(nonce) state: \(state)"
         case .nonceTooHigh(let sender, let nonce, let state):
             "nonce too high: address \(sender.checksummed), tx: \(nonce) state: \(state)"
+        case .nonceMax(let sender, let nonce): "nonce has max value: address \(sender.checksummed), nonce: \(nonce)"
         case .feeCapTooLow(let sender, let maxFee, let baseFee):
             "max fee per gas less than block base fee: address \(sender.checksummed), maxFeePerGas: \(maxFee), "
                 + "baseFee: \(baseFee)"
@@ -315,6 +318,9 @@ extension Ledger {
             if tx.nonce > sender.nonce { throw .nonceTooHigh(sender: tx.sender, nonce: tx.nonce, state: sender.nonce) }
             if tx.nonce < sender.nonce { throw .nonceTooLow(sender: tx.sender, nonce: tx.nonce, state: sender.nonce) }
         }
+        // geth checks this with validation only and lets the nonce wrap to 0 without; a ledger whose nonces are
+        // UInt64 refuses both ways (EIP-2681: a nonce never passes 2^64−1).
+        if sender.nonce == .max { throw .nonceMax(sender: tx.sender, nonce: sender.nonce) }
         let skipFees = !validation && tx.maxFeePerGas.isZero && tx.maxPriorityFeePerGas.isZero
         if !skipFees {
             if tx.maxFeePerGas < tx.maxPriorityFeePerGas {

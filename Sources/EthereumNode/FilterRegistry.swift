@@ -231,35 +231,3 @@ struct EventRing: Sendable {
         return (first..<next).map { items[(start + Int($0 - oldest)) % items.count] }
     }
 }
-
-/// Faucet rate limits per address and per client IP (chainflag/eth-faucet's TTL cache). Entries older than the
-/// cooldown are pruned as the table grows, so it holds about one entry per key claimed within a cooldown.
-struct FaucetLimiter: Sendable {
-    var lastClaim: [String: UInt64] = [:]
-    private var pruneAt = 1_024
-
-    /// Seconds still to wait for any of `keys`, or 0.
-    func remaining(_ keys: [String], now: UInt64, cooldown: UInt64) -> UInt64 {
-        guard cooldown > 0 else { return 0 }
-        var wait: UInt64 = 0
-        for key in keys {
-            guard let last = lastClaim[key] else { continue }
-            guard now >= last else {
-                wait = max(wait, cooldown)
-                continue
-            }
-            let elapsed = now - last
-            if elapsed < cooldown { wait = max(wait, cooldown - elapsed) }
-        }
-        return wait
-    }
-
-    mutating func record(_ keys: [String], now: UInt64, cooldown: UInt64) {
-        guard cooldown > 0 else { return }
-        for key in keys { lastClaim[key] = now }
-        if lastClaim.count >= pruneAt {
-            lastClaim = lastClaim.filter { now < $0.value || now - $0.value < cooldown }
-            pruneAt = max(1_024, 2 * lastClaim.count)
-        }
-    }
-}

@@ -16,7 +16,7 @@ extension SandnetNode {
     /// From an impersonated address whose key the node does not hold, the transaction is sent unsigned
     /// (``sendUnsigned(_:from:)``).
     public func sendTransaction(_ request: TransactionRequest, from: Address) throws -> [UInt8] {
-        if keys[from] == nil && from != faucetAddress && isImpersonating(from) {
+        if keys[from] == nil && from != faucetAddress && impersonation.covers(from) {
             return try sendUnsigned(request, from: from)
         }
         return try sendFromKey(try key(for: from), from: from, request: request)

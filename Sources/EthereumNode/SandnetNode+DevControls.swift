@@ -22,22 +22,26 @@ extension SandnetNode {
         let count = try blockCount(count)
         let now = clock()
         defer { releaseHeld() }
-        if feeProfile != .dev {
+        if ambient.feeProfile != .dev {
             _ = try mineWithTraffic(blocks: count, now: now, interval: interval)
             return
         }
-        publish(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
+        try miner.turn { turn in
+            turn.sealed(try withLedger { try $0.mine(blocks: count, now: now, interval: interval) })
+        }
     }
 
     /// evm_mine: `count` blocks, the first at `timestamp` when given.
     public func mine(blocks count: UInt64 = 1, timestamp: UInt64?) throws {
         let count = try blockCount(count)
         let now = clock()
-        publish(
-            try withLedger { chain in
-                if let timestamp { try chain.setNextTimestamp(timestamp) }
-                return try chain.mine(blocks: count, now: now)
-            })
+        try miner.turn { turn in
+            turn.sealed(
+                try withLedger { chain in
+                    if let timestamp { try chain.setNextTimestamp(timestamp) }
+                    return try chain.mine(blocks: count, now: now)
+                })
+        }
     }
 
     /// evm_snapshot: an id to revert to, at most ``NodeConfiguration/snapshotLimit`` at once.
@@ -53,19 +57,18 @@ extension SandnetNode {
     /// evm_revert: blocks mined since the snapshot leave the chain, and their logs go to filters and `logs`
     /// subscribers again with `removed: true`.
     public func revert(to id: UInt64) throws -> Bool {
-        let (reverted, removed) = try withLedger { chain -> (Bool, [Block]) in
-            var removed: [Block] = []
-            if let height = chain.headHeight(atSnapshot: id), height < chain.blockNumber {
-                removed = (height + 1...chain.blockNumber).compactMap { chain.block(number: $0) }
+        try miner.turn { turn in
+            let (reverted, removed) = try withLedger { chain -> (Bool, [Block]) in
+                var removed: [Block] = []
+                if let height = chain.headHeight(atSnapshot: id), height < chain.blockNumber {
+                    removed = (height + 1...chain.blockNumber).compactMap { chain.block(number: $0) }
+                }
+                let reverted = try chain.revert(to: id)
+                return (reverted, reverted ? removed : [])
             }
-            let reverted = try chain.revert(to: id)
-            return (reverted, reverted ? removed : [])
+            turn.removed(removed)
+            return reverted
         }
-        if !removed.isEmpty {
-            events.publish(.removedBlocks(removed))
-            filters.withLock { $0.record(removed: removed) }
-        }
-        return reverted
     }
 
     /// evm_increaseTime: the total offset in seconds afterwards (at least 0).
@@ -81,11 +84,13 @@ extension SandnetNode {
     /// ones (a nonce gap, a fee cap below the base fee) wait and no empty block is mined for them.
     public func setAutomine(_ on: Bool) throws {
         let now = clock()
-        let blocks = try withLedger { chain -> [Block] in
-            chain.miningMode = on ? .automatic : .manual
-            return on ? try chain.mineExecutable(now: now) : []
+        try miner.turn { turn in
+            turn.sealed(
+                try withLedger { chain -> [Block] in
+                    chain.miningMode = on ? .automatic : .manual
+                    return on ? try chain.mineExecutable(now: now) : []
+                })
         }
-        publish(blocks)
     }
 
     public var isAutomine: Bool { miningMode == .automatic }
@@ -142,12 +147,13 @@ extension SandnetNode {
         let limit = configuration.maxBlocksPerRequest
         guard depth <= limit else { throw NodeError.reorgTooDeep(limit: limit) }
         let now = clock()
-        let (removed, mined) = try withLedger {
-            try $0.reorgReplacing(depth: Int(depth), requeueTransactions: requeue, now: now)
+        try miner.turn { turn in
+            let (removed, mined) = try withLedger {
+                try $0.reorgReplacing(depth: Int(depth), requeueTransactions: requeue, now: now)
+            }
+            turn.removed(removed)
+            turn.sealed(mined)
         }
-        events.publish(.removedBlocks(removed))
-        filters.withLock { $0.record(removed: removed) }
-        publish(mined)
     }
 
     public func setNextBlockBaseFee(_ fee: UInt256) { withLedger { $0.setNextBaseFee(fee) } }

@@ -66,17 +66,14 @@ extension SandnetNode {
         guard depth <= limit else {
             throw LedgerError.valueOutOfRange("cannot roll back more than \(limit) blocks at once")
         }
-        let removed = try withLedger { (chain) throws(LedgerError) in try chain.rollback(depth: depth) }
-        if !removed.isEmpty {
-            events.publish(.removedBlocks(removed))
-            filters.withLock { $0.record(removed: removed) }
+        try miner.turn { (turn) throws(LedgerError) in
+            turn.removed(try withLedger { (chain) throws(LedgerError) in try chain.rollback(depth: depth) })
         }
     }
 
     /// anvil_metadata.
     public var metadata: NodeMetadata {
-        let instanceID = instance.withLock { $0 }
-        return withLedger { chain in
+        chain.withInstance { instanceID, chain in
             NodeMetadata(
                 clientVersion: configuration.clientVersion, chainID: chain.config.chainID, instanceID: instanceID,
                 latestBlockNumber: chain.blockNumber, latestBlockHash: chain.head.hash,
@@ -91,20 +88,10 @@ extension SandnetNode {
     /// directory the chain's records in it are replaced by the fresh chain in one synced write (the ICP ledger's
     /// records in the same directory are left alone); when that write fails nothing changes.
     public func reset() throws {
-        try minerTurn.withLock { _ in
-            try ledger.withLock { (owner) throws(LedgerError) in
-                let fresh = owner.ledger.reset(config: genesis.config, genesis: genesis.accounts)
-                try owner.reset(to: fresh)
-            }
-            filters.withLock { $0.restartChain() }
-            conditionState.withLock { $0.held.removeAll() }
-            instance.withLock { $0 = Self.newInstanceID() }
+        try miner.turn { (_) throws(LedgerError) in
+            try chain.reset(config: genesis.config, genesis: genesis.accounts)
+            filters.restartChain()
+            conditions.dropHeld()
         }
-    }
-
-    /// 32 random bytes: an instance id names a run of the node, it is never part of the chain's state.
-    static func newInstanceID() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
     }
 }

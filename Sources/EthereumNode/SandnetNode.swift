@@ -10,17 +10,33 @@ import KeyValueStorage
 import NativeContracts
 import Synchronization
 
-/// The fake Sepolia node without its transport: the ledger behind one lock, dev accounts, the faucet, filters and
-/// events, with a typed API (``balance(of:at:)``, ``feeHistory(count:newest:percentiles:)``, ``mine(blocks:interval:)``
-/// …) that the JSON-RPC layer (`EthereumRPC`) converts to and from JSON.
+/// The fake Sepolia node without its transport: a thin facade over small owners, each a `final class` with one
+/// lock, that the JSON-RPC layer (`EthereumRPC`) and the server reach through it (ARCHITECTURE.md, "Ethereum node"):
 ///
-/// Lock order, where locks nest: ``minerTurn`` → ``ledger``. The filter and faucet-limiter locks are taken alone
-/// (never while the ledger lock is held, and they never take it). Event handlers run after the ledger lock is
-/// released, possibly inside ``minerTurn``.
+/// - ``chain`` (``NodeChain``): the ledger and its persistence; typed reads (``balance(of:at:)``, …) run under its
+///   lock.
+/// - `miner` (``Miner``): the miner's turn; every block sealed or removed is published inside it, in chain order.
+/// - ``filters`` (``NodeFilters``), ``events`` (``EventHub``): polling filters and subscriptions.
+/// - ``ambient`` (``AmbientDriver``): other users' traffic and the timer's block.
+/// - ``conditions`` (``ConditionsGate``): dropped, delayed transactions and scheduled reorgs.
+/// - ``impersonation`` (``Impersonation``), `faucetLimiter` (``FaucetLimiter``), ``failures`` (``FailureReporter``).
+///
+/// Lock order, where locks nest (an arrow: the left lock may be held while the right one is taken; no other
+/// nesting exists):
+///
+///     Miner (turn) → NodeChain → (nothing)
+///     Miner (turn) → NodeFilters
+///     Miner (turn) → EventHub's subscriber and handler locks → (subscribers' own locks, never the node's)
+///     Miner (turn) → ConditionsGate, FilterRegistry restart (anvil_reset only)
+///
+/// Every other lock (``AmbientDriver``, ``ConditionsGate``, ``Impersonation``, ``FaucetLimiter``,
+/// ``FailureReporter``, ``NodeFilters`` outside a turn) is taken alone: its owner reads what it needs from the chain
+/// before or after, never while holding its own lock. Event handlers run inside the miner's turn with the chain's
+/// lock released; they must not call into the node.
 public final class SandnetNode: Sendable {
     public let configuration: NodeConfiguration
     /// The chain and its owner, which writes each operation's changes to the data directory as one batch.
-    let ledger: Mutex<PersistentLedger>
+    public let chain: NodeChain
     /// Dev accounts in derivation order with their (public, test-only) private keys.
     public let devAccounts: [DevAccount]
     let keys: [Address: [UInt8]]
@@ -28,20 +44,22 @@ public final class SandnetNode: Sendable {
     let faucetKey: [UInt8]
     let clock: @Sendable () -> UInt64
     public let events = EventHub()
-    let filters: Mutex<FilterRegistry>
-    let faucetLimiter = Mutex(FaucetLimiter())
-    /// Serialises automatic mining so concurrent submissions batch into one block.
-    let minerTurn = Mutex(())
-    /// Other users' traffic (``AmbientConfiguration``).
-    let ambient: Mutex<AmbientState>
+    /// Polling filters.
+    public let filters: NodeFilters
+    /// The faucet's cooldowns (checked and recorded at once).
+    let faucetLimiter = FaucetLimiter()
+    /// The miner's turn: every block sealed or removed is published inside it, in chain order.
+    let miner: Miner
+    /// Other users' traffic (``AmbientConfiguration``) and the timer's blocks.
+    public let ambient: AmbientDriver
     /// Chain conditions (``ChainConditions``) and the transactions they hold back.
-    let conditionState = Mutex(ConditionState())
-    /// Addresses eth_sendTransaction sends from without their keys (``impersonate(_:)``).
-    let impersonation: Mutex<Impersonation>
+    public let conditions = ConditionsGate()
+    /// Addresses eth_sendTransaction sends from without their keys.
+    public let impersonation: Impersonation
     /// The chain as created, for `anvil_reset` (``reset()``): its configuration (tokens included) and genesis.
     let genesis: (config: ChainConfig, accounts: [GenesisAccount])
-    /// `anvil_metadata`'s instance id: new at start and at every ``reset()``.
-    let instance = Mutex(SandnetNode.newInstanceID())
+    /// Failures on paths no client waits on (the block timer, scheduled reorgs, held transactions).
+    public let failures = FailureReporter()
 
     /// Creates the node and its chain: in `store` when given (opened or created), else in memory.
     public init(
@@ -50,10 +68,7 @@ public final class SandnetNode: Sendable {
     ) throws {
         self.configuration = configuration
         self.clock = clock
-        filters = Mutex(
-            FilterRegistry(limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit))
-        ambient = Mutex(AmbientState(configuration.ambient))
-        impersonation = Mutex(Impersonation(automatic: configuration.autoImpersonate))
+        impersonation = Impersonation(automatic: configuration.autoImpersonate)
         let mnemonic = try Mnemonic(phrase: configuration.mnemonic)
         let master = try ExtendedKey(seed: mnemonic.seed(passphrase: ""))
         let accounts = try EthereumAccounts(master: master)
@@ -119,26 +134,39 @@ public final class SandnetNode: Sendable {
             chain = PersistentLedger(Ledger(config: chainConfig, genesis: genesis))
         }
         chain.perform { $0.miningMode = configuration.miningMode }
-        ledger = Mutex(chain)
+        self.chain = NodeChain(chain, clock: clock)
+        filters = NodeFilters(
+            limit: configuration.filterLimit, criteriaLimit: configuration.filterCriteriaLimit, chain: self.chain,
+            clock: clock)
+        miner = Miner(events: events, filters: filters)
+        ambient = AmbientDriver(configuration: configuration, chain: self.chain)
     }
 
     public var now: UInt64 { clock() }
 
-    /// Runs `body` on the ledger under the lock; what it changed is written to the data directory before the
-    /// lock is released (see ``PersistentLedger/perform(_:)`` for a failed write).
-    func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
-        try ledger.withLock { (owner) throws(E) -> T in try owner.perform(body) }
+    /// The chain's clock: the wall clock plus the offset `evm_increaseTime` and `evm_setTime` set (never below 0).
+    /// The market follows it (README, "Markets").
+    public var chainTime: UInt64 {
+        let now = Int64(min(clock(), Ledger.maxTimestamp))
+        let offset = withLedger { $0.timeOffset }
+        return UInt64(max(0, now + offset))
     }
 
-    func publish(_ blocks: [Block]) {
-        for block in blocks {
-            events.publish(.newBlock(block))
-            filters.withLock { $0.record(block: block) }
-        }
+    /// Runs `body` on the ledger under the chain's lock (``NodeChain/withLedger(_:)``).
+    func withLedger<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T {
+        try chain.withLedger(body)
     }
+
+    /// The head's number (``NodeChain/blockNumber``).
+    public var blockNumber: UInt64 { chain.blockNumber }
+    /// The chain id now (``NodeChain/chainID``; ``setChainID(_:)`` changes it).
+    public var chainID: UInt64 { chain.chainID }
 
     /// A read-only copy of the ledger (copy-on-write: O(1)).
-    public var snapshotOfLedger: Ledger { ledger.withLock { $0.ledger } }
+    public var snapshotOfLedger: Ledger { chain.snapshot }
+
+    /// The node's faucet (its rules; the server shapes its HTTP answers).
+    public var faucet: EthereumFaucet { EthereumFaucet(node: self) }
 
     // MARK: Transactions
 
@@ -174,14 +202,14 @@ public final class SandnetNode: Sendable {
             (try chain.submit(tx, now: now, mineNow: false), chain.miningMode == .automatic)
         }
         events.publish(.pendingTransaction(tx.hash))
-        filters.withLock { $0.record(pending: tx.hash) }
+        filters.record(pending: tx.hash)
         if automatic {
-            try minerTurn.withLock { _ in
-                let blocks = try withLedger { chain -> [Block] in
-                    guard chain.pool.contains(tx.hash), chain.miningMode == .automatic else { return [] }
-                    return try chain.mineExecutable(now: clock())
-                }
-                publish(blocks)
+            try miner.turn { turn in
+                turn.sealed(
+                    try withLedger { chain -> [Block] in
+                        guard chain.pool.contains(tx.hash), chain.miningMode == .automatic else { return [] }
+                        return try chain.mineExecutable(now: clock())
+                    })
             }
         }
         return result.hash
@@ -202,13 +230,16 @@ public final class SandnetNode: Sendable {
     /// The transaction eth_sendTransaction would send for `request`: the nonce (pending), gas and fees filled in.
     func completed(_ request: TransactionRequest, from: Address) throws -> Transaction {
         let (nonce, baseFee, tip, chainID) = withLedger { chain in
-            (request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, suggestedTip(chain), chain.config.chainID)
+            (
+                request.nonce ?? chain.pendingNonce(from), chain.nextBaseFee, self.chain.suggestedTip(chain),
+                chain.config.chainID
+            )
         }
         let gas: UInt64
         if let given = request.gas {
             gas = given
         } else if let to = request.to, configuration.chain.nativeContracts.contract(at: to) != nil {
-            gas = try estimateGas(request)  // a token call uses more than its intrinsic gas
+            gas = try chain.estimateGas(request)  // a token call uses more than its intrinsic gas
         } else {
             gas = request.gasNeeded
         }
@@ -233,19 +264,87 @@ public final class SandnetNode: Sendable {
 
     /// Flushes the pool and head to disk (clean shutdown).
     public func shutdown() throws {
-        try ledger.withLock { try $0.flush() }
+        try chain.flush()
     }
 
     /// Timer tick: mines a block if one is due (interval mining, or automine's empty-block interval), with other
-    /// users' transactions for it. Returns the blocks mined.
+    /// users' transactions for it. Returns the blocks mined; a failure (a full disk, say) goes to ``failures``'
+    /// handler and leaves the chain as it was, and the next tick tries again.
     @discardableResult
     public func tick() -> [Block] {
-        let blocks = (try? mineTimerBlock(now: clock())) ?? []
+        let now = clock()
+        let blocks =
+            failures.reporting(.timerBlock) {
+                try miner.turn { turn in try ambient.mineBlock(now: now, timer: true, spacing: nil, &turn) }
+            } ?? []
         if !blocks.isEmpty { afterTimerBlock() }
         return blocks
     }
 
-    public var miningMode: MiningMode { ledger.withLock { $0.ledger.miningMode } }
+    /// anvil_mine under a fee profile other than `dev`: each block with other users' transactions for it.
+    func mineWithTraffic(blocks count: Int, now: UInt64, interval: UInt64?) throws -> [Block] {
+        try miner.turn { turn in
+            var mined: [Block] = []
+            for i in 0..<count {
+                mined += try ambient.mineBlock(now: now, timer: false, spacing: i > 0 ? interval : nil, &turn)
+            }
+            return mined
+        }
+    }
+
+    // MARK: Chain conditions (the gate decides, the node acts)
+
+    /// Applies the conditions to a raw transaction after it passed the pool's checks; returns true when the
+    /// transaction was taken out of the normal path (dropped or held).
+    func divert(_ tx: LedgerTransaction) throws -> Bool {
+        let decision = conditions.decide(tx.hash)
+        guard decision != .admit else { return false }
+        let now = clock()
+        // Checked exactly as an admission (geth's errors come back now), then taken out of the pool again.
+        let head = try withLedger { chain -> UInt64 in
+            _ = try chain.submit(tx, now: now, mineNow: false)
+            _ = chain.dropTransaction(tx.hash)
+            return chain.blockNumber
+        }
+        if case .hold(let blocks) = decision { try conditions.hold(tx, until: head + blocks) }
+        return true
+    }
+
+    /// Submits the held transactions whose block has come; a refusal (the chain moved on) goes to ``failures``.
+    func releaseHeld() {
+        for tx in conditions.takeDue(head: blockNumber) {
+            _ = failures.reporting(.heldTransaction) { try submit(tx) }
+        }
+    }
+
+    /// After a timer block: a scheduled reorg when one is due, then the held transactions whose block came.
+    func afterTimerBlock() {
+        if let reorg = conditions.timerBlockSealed(head: blockNumber) {
+            failures.reporting(.scheduledReorg) { try self.reorg(depth: reorg.depth, requeue: reorg.requeue) }
+        }
+        releaseHeld()
+    }
+
+    // MARK: Impersonation
+
+    /// eth_sendUnsignedTransaction (and eth_sendTransaction from an impersonated address): fills in the nonce, fees
+    /// and gas as eth_sendTransaction does and submits the transaction unsigned, with `from` as its sender.
+    ///
+    /// - Returns: the transaction hash (Keccak-256 of its encoding with the placeholder signature).
+    @discardableResult
+    public func sendUnsigned(_ request: TransactionRequest, from: Address) throws -> [UInt8] {
+        let signed = SignedTransaction(
+            transaction: try completed(request, from: from), signature: Self.placeholderSignature(for: from))
+        return try submit(Self.ledgerTransaction(signed, sender: from))
+    }
+
+    /// The signature an unsigned transaction carries: s = 1 (as Anvil's) and r = 2^160 + the sender, so two
+    /// senders' otherwise equal transactions differ in encoding and hash. It recovers to no particular address.
+    static func placeholderSignature(for sender: Address) -> EthereumSignature {
+        EthereumSignature(yParity: 0, r: UInt256(bigEndian: [1] + sender.bytes) ?? .zero, s: UInt256(1))
+    }
+
+    public var miningMode: MiningMode { chain.miningMode }
 }
 
 /// A dev account: a public test key, never for a real network.

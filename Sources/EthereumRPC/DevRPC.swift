@@ -133,7 +133,7 @@ enum DevRPC {
                     "environment",
                     .object([
                         ("baseFee", Format.q(info.baseFee)), ("chainId", .number(String(info.chainID))),
-                        ("gasLimit", Format.q(info.gasLimit)), ("gasPrice", Format.q(node.gasPrice)),
+                        ("gasLimit", Format.q(info.gasLimit)), ("gasPrice", Format.q(node.chain.gasPrice)),
                     ])
                 ),
                 (
@@ -150,17 +150,17 @@ enum DevRPC {
     static func registerImpersonation(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.register(["anvil_impersonateAccount", "hardhat_impersonateAccount"]) { p in
             try p.atMost(1)
-            try node.impersonate(try p.required(0, Arg.address))
+            try node.impersonation.impersonate(try p.required(0, Arg.address))
             return .null
         }
         d.register(["anvil_stopImpersonatingAccount", "hardhat_stopImpersonatingAccount"]) { p in
             try p.atMost(1)
-            node.stopImpersonating(try p.required(0, Arg.address))
+            node.impersonation.stop(try p.required(0, Arg.address))
             return .null
         }
         d.register("anvil_autoImpersonateAccount") { p in
             try p.atMost(1)
-            node.setAutoImpersonate(try p.required(0, Arg.bool))
+            node.impersonation.setAutomatic(try p.required(0, Arg.bool))
             return .null
         }
         d.register("eth_sendUnsignedTransaction") { p in

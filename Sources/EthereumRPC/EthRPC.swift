@@ -11,16 +11,16 @@ enum EthRPC {
     static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.registerParameterless("eth_chainId") { Format.q(node.chainID) }
         d.registerParameterless("eth_syncing") { .bool(false) }
-        d.registerParameterless("eth_mining") { .bool(node.isMining) }
+        d.registerParameterless("eth_mining") { .bool(node.chain.isMining) }
         d.registerParameterless("eth_hashrate") { Format.q(UInt64(0)) }
-        d.registerParameterless("eth_coinbase") { Format.address(node.coinbase) }
+        d.registerParameterless("eth_coinbase") { Format.address(node.chain.coinbase) }
         d.registerParameterless("eth_accounts") { .array(node.devAccounts.map { Format.address($0.address) }) }
         d.registerParameterless("eth_blockNumber") { Format.q(node.blockNumber) }
-        d.registerParameterless("eth_gasPrice") { Format.q(node.gasPrice) }
-        d.registerParameterless("eth_maxPriorityFeePerGas") { Format.q(node.maxPriorityFeePerGas) }
+        d.registerParameterless("eth_gasPrice") { Format.q(node.chain.gasPrice) }
+        d.registerParameterless("eth_maxPriorityFeePerGas") { Format.q(node.chain.maxPriorityFeePerGas) }
         d.registerParameterless("eth_blobBaseFee") { Format.q(UInt64(1)) }
         d.registerParameterless("eth_config") {
-            let config = node.forkConfig
+            let config = node.chain.forkConfig
             return .object([
                 ("current", Format.forkConfig(config.current)), ("next", config.next.map(Format.forkConfig) ?? .null),
                 ("last", config.last.map(Format.forkConfig) ?? .null),
@@ -42,7 +42,7 @@ enum EthRPC {
                         return d
                     }
                 } ?? []
-            return Format.feeHistory(try node.feeHistory(count: count, newest: newest, percentiles: percentiles))
+            return Format.feeHistory(try node.chain.feeHistory(count: count, newest: newest, percentiles: percentiles))
         }
         registerState(node, into: &d)
         registerTransactions(node, into: &d)
@@ -54,23 +54,23 @@ enum EthRPC {
         d.register("eth_getBalance") { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
-            return Format.q(try node.balance(of: address, at: try p.optional(1, Arg.block)))
+            return Format.q(try node.chain.balance(of: address, at: try p.optional(1, Arg.block)))
         }
         d.register("eth_getTransactionCount") { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
-            return Format.q(try node.transactionCount(of: address, at: try p.optional(1, Arg.block)))
+            return Format.q(try node.chain.transactionCount(of: address, at: try p.optional(1, Arg.block)))
         }
         d.register("eth_getCode") { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
-            return Format.data(try node.code(at: address, block: try p.optional(1, Arg.block)))
+            return Format.data(try node.chain.code(at: address, block: try p.optional(1, Arg.block)))
         }
         d.register("eth_getStorageAt") { p in
             try p.atMost(3)
             let address = try p.required(0, Arg.address)
             let key = try Arg.storageKey(try p.required(1, Arg.string))
-            return Format.data(try node.storage(at: address, key: key, block: try p.optional(2, Arg.block)))
+            return Format.data(try node.chain.storage(at: address, key: key, block: try p.optional(2, Arg.block)))
         }
         d.register("eth_getProof") { p in
             try p.atMost(3)
@@ -85,11 +85,11 @@ enum EthRPC {
                     return try list.map(Arg.string)
                 } ?? []
             // geth counts the keys before it reads them.
-            guard texts.count <= SandnetNode.maxProofKeys else {
-                throw NodeError.tooManyStorageKeys(limit: SandnetNode.maxProofKeys, got: texts.count)
+            guard texts.count <= NodeChain.maxProofKeys else {
+                throw NodeError.tooManyStorageKeys(limit: NodeChain.maxProofKeys, got: texts.count)
             }
             let keys = try texts.map(Arg.proofStorageKey)
-            let proof = try node.proof(of: address, slots: keys.map(\.slot), at: try p.optional(2, Arg.block))
+            let proof = try node.chain.proof(of: address, slots: keys.map(\.slot), at: try p.optional(2, Arg.block))
             return Format.proof(proof, address: address, keyLengths: keys.map(\.length))
         }
         d.register("eth_createAccessList") { p in
@@ -99,12 +99,12 @@ enum EthRPC {
                 throw RPCError.invalidParams(
                     "invalid argument 2: state overrides are not supported by eth_createAccessList")
             }
-            return Format.accessListResult(try node.createAccessList(request, at: try p.optional(1, Arg.block)))
+            return Format.accessListResult(try node.chain.createAccessList(request, at: try p.optional(1, Arg.block)))
         }
         d.register("eth_simulateV1") { p in
             try p.atMost(2)
             let request = try p.required(0, Arg.simulation)
-            let blocks = try node.simulate(request, at: try p.optional(1, Arg.block))
+            let blocks = try node.chain.simulate(request, at: try p.optional(1, Arg.block))
             return .array(
                 blocks.map {
                     Format.simulatedBlock(
@@ -114,12 +114,12 @@ enum EthRPC {
         d.register("eth_call") { p in
             try p.atMost(3)
             let request = try Arg.request(p)
-            return Format.data(try node.call(request, at: try p.optional(1, Arg.block)))
+            return Format.data(try node.chain.call(request, at: try p.optional(1, Arg.block)))
         }
         d.register("eth_estimateGas") { p in
             try p.atMost(3)
             let request = try Arg.request(p)
-            return Format.q(try node.estimateGas(request))
+            return Format.q(try node.chain.estimateGas(request))
         }
     }
 
@@ -151,19 +151,21 @@ enum EthRPC {
             try p.atMost(2)
             let selector = try p.required(0, Arg.block)
             let index = try p.required(1, Arg.quantity)
-            return node.transaction(inBlock: selector, index: index).map { Format.data($0.transaction.encoding) }
+            return node.chain.transaction(inBlock: selector, index: index).map { Format.data($0.transaction.encoding) }
                 ?? .null
         }
         d.register("eth_getRawTransactionByBlockHashAndIndex") { p in
             try p.atMost(2)
             let hash = try p.required(0, Arg.hash)
             let index = try p.required(1, Arg.quantity)
-            return node.transaction(inBlock: .hash(hash), index: index).map { Format.data($0.transaction.encoding) }
+            return node.chain.transaction(inBlock: .hash(hash), index: index).map {
+                Format.data($0.transaction.encoding)
+            }
                 ?? .null
         }
         d.register("eth_getRawTransactionByHash") { p in
             let hash = try p.required(0, Arg.hash)
-            return node.transaction(hash: hash).map { Format.data($0.transaction.encoding) } ?? .null
+            return node.chain.transaction(hash: hash).map { Format.data($0.transaction.encoding) } ?? .null
         }
         d.register("eth_sign") { p in
             try p.atMost(2)
@@ -192,22 +194,24 @@ enum EthRPC {
         }
         d.register("eth_getTransactionByHash") { p in
             try p.atMost(1)
-            return node.transaction(hash: try p.required(0, Arg.hash)).map(Format.transaction) ?? .null
+            return node.chain.transaction(hash: try p.required(0, Arg.hash)).map(Format.transaction) ?? .null
         }
         d.register("eth_getTransactionReceipt") { p in
             try p.atMost(1)
-            return node.receipt(hash: try p.required(0, Arg.hash)).map { Format.receipt($0.receipt, block: $0.block) }
+            return node.chain.receipt(hash: try p.required(0, Arg.hash)).map {
+                Format.receipt($0.receipt, block: $0.block)
+            }
                 ?? .null
         }
         d.register("eth_getTransactionByBlockHashAndIndex") { p in
             let hash = try p.required(0, Arg.hash)
             let index = try p.required(1, Arg.quantity)
-            return node.transaction(inBlock: .hash(hash), index: index).map(Format.transaction) ?? .null
+            return node.chain.transaction(inBlock: .hash(hash), index: index).map(Format.transaction) ?? .null
         }
         d.register("eth_getTransactionByBlockNumberAndIndex") { p in
             let selector = try p.required(0, Arg.block)
             let index = try p.required(1, Arg.quantity)
-            return node.transaction(inBlock: selector, index: index).map(Format.transaction) ?? .null
+            return node.chain.transaction(inBlock: selector, index: index).map(Format.transaction) ?? .null
         }
     }
 
@@ -216,28 +220,30 @@ enum EthRPC {
             try p.atMost(2)
             let selector = try p.required(0, Arg.block)
             let full = try p.optional(1, Arg.bool) ?? false
-            return node.block(selector).map { Format.block($0, full: full) } ?? .null
+            return node.chain.block(selector).map { Format.block($0, full: full) } ?? .null
         }
         d.register("eth_getBlockByHash") { p in
             try p.atMost(2)
             let hash = try p.required(0, Arg.hash)
             let full = try p.optional(1, Arg.bool) ?? false
-            return node.block(hash: hash).map { Format.block($0, full: full) } ?? .null
+            return node.chain.block(hash: hash).map { Format.block($0, full: full) } ?? .null
         }
         d.register("eth_getBlockTransactionCountByNumber") { p in
-            node.transactionCount(inBlock: try p.required(0, Arg.block)).map { Format.q($0) } ?? .null
+            node.chain.transactionCount(inBlock: try p.required(0, Arg.block)).map { Format.q($0) } ?? .null
         }
         d.register("eth_getBlockTransactionCountByHash") { p in
-            node.block(hash: try p.required(0, Arg.hash)).map { Format.q($0.transactions.count) } ?? .null
+            node.chain.block(hash: try p.required(0, Arg.hash)).map { Format.q($0.transactions.count) } ?? .null
         }
         d.register("eth_getUncleCountByBlockNumber") { p in
-            node.hasBlock(try p.required(0, Arg.block)) ? Format.q(UInt64(0)) : .null
+            node.chain.hasBlock(try p.required(0, Arg.block)) ? Format.q(UInt64(0)) : .null
         }
         d.register("eth_getUncleCountByBlockHash") { p in
-            node.block(hash: try p.required(0, Arg.hash)) == nil ? .null : Format.q(UInt64(0))
+            node.chain.block(hash: try p.required(0, Arg.hash)) == nil ? .null : Format.q(UInt64(0))
         }
         d.register("eth_getBlockReceipts") { p in
-            guard let (receipts, block) = node.receipts(inBlock: try p.required(0, Arg.block)) else { return .null }
+            guard let (receipts, block) = node.chain.receipts(inBlock: try p.required(0, Arg.block)) else {
+                return .null
+            }
             return .array(receipts.map { Format.receipt($0, block: block) })
         }
     }
@@ -245,31 +251,31 @@ enum EthRPC {
     static func registerLogs(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.register("eth_getLogs") { p in
             try p.atMost(1)
-            return .array(try node.logs(try p.required(0, Arg.logFilter)).map(Format.log))
+            return .array(try node.chain.logs(try p.required(0, Arg.logFilter)).map(Format.log))
         }
         d.register("eth_newFilter") { p in
             try p.atMost(1)
-            return Format.q(try node.newFilter(try p.required(0, Arg.logFilter)))
+            return Format.q(try node.filters.newFilter(try p.required(0, Arg.logFilter)))
         }
-        d.registerParameterless("eth_newBlockFilter") { Format.q(try node.newBlockFilter()) }
+        d.registerParameterless("eth_newBlockFilter") { Format.q(try node.filters.newBlockFilter()) }
         d.register("eth_newPendingTransactionFilter") { p in
             try p.atMost(1)
-            return Format.q(try node.newPendingTransactionFilter())
+            return Format.q(try node.filters.newPendingTransactionFilter())
         }
         d.register("eth_uninstallFilter") { p in
             try p.atMost(1)
-            return .bool(node.uninstallFilter(try p.required(0, Arg.quantity)))
+            return .bool(node.filters.uninstall(try p.required(0, Arg.quantity)))
         }
         d.register("eth_getFilterChanges") { p in
             try p.atMost(1)
-            switch try node.filterChanges(try p.required(0, Arg.quantity)) {
+            switch try node.filters.changes(try p.required(0, Arg.quantity)) {
             case .hashes(let hashes): return .array(hashes.map { Format.data($0) })
             case .logs(let logs): return .array(logs.map(Format.log))
             }
         }
         d.register("eth_getFilterLogs") { p in
             try p.atMost(1)
-            return .array(try node.filterLogs(try p.required(0, Arg.quantity)).map(Format.log))
+            return .array(try node.filters.logs(try p.required(0, Arg.quantity)).map(Format.log))
         }
     }
 }

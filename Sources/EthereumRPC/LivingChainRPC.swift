@@ -17,17 +17,17 @@ enum LivingChainRPC {
                     "invalid argument 0: unknown fee profile \(JSON.quoted(name)); known: "
                         + FeeProfile.names.joined(separator: ", "))
             }
-            node.setFeeProfile(profile)
+            node.ambient.setFeeProfile(profile)
             return .bool(true)
         }
-        d.registerParameterless("sandnet_getFeeProfile") { .string(node.feeProfile.rawValue) }
+        d.registerParameterless("sandnet_getFeeProfile") { .string(node.ambient.feeProfile.rawValue) }
         d.register("sandnet_setChainConditions") { p in
             try p.atMost(1)
             let conditions = try p.required(0, Self.conditions)
-            node.setChainConditions(conditions)
+            node.conditions.set(conditions)
             return .bool(true)
         }
-        d.registerParameterless("sandnet_getChainConditions") { Self.json(node.chainConditions) }
+        d.registerParameterless("sandnet_getChainConditions") { Self.json(node.conditions.conditions) }
     }
 
     static let conditionFields: Set<String> = [

@@ -60,7 +60,8 @@ extension SimulationInputError: RPCErrorConvertible {
 extension FaucetError: RPCErrorConvertible {
     /// A cooldown is a rate limit (-32005); a dry faucet or failed transfer a server error.
     public var rpcError: RPCError {
-        httpStatus == 429 ? RPCError(code: -32005, message: message) : .server(message)
+        if case .cooldown = self { return RPCError(code: -32005, message: message) }
+        return .server(message)
     }
 }
 

@@ -1,3 +1,4 @@
+import ABICoding
 import ByteCoding
 import EthereumLedger
 import EthereumNode
@@ -244,8 +245,7 @@ extension Format {
                         Log(
                             address: transferLogAddress,
                             topics: [
-                                transferTopic, [UInt8](repeating: 0, count: 12) + t.from.bytes,
-                                [UInt8](repeating: 0, count: 12) + t.to.bytes,
+                                transferTopic, ABI.word(t.from), ABI.word(t.to),
                             ],
                             data: t.amount.bigEndianBytes)
                     }
@@ -285,11 +285,7 @@ extension Format {
 
     /// geth's `traceTransfers` pseudo-contract and the ERC-20 `Transfer(address,address,uint256)` topic.
     static let transferLogAddress = Address([UInt8](repeating: 0xee, count: 20))!
-    static let transferTopic: [UInt8] = [
-        0xdd, 0xf2, 0x52, 0xad, 0x1b, 0xe2, 0xc8, 0x9b, 0x69, 0xc2, 0xb0, 0x68,
-        0xfc, 0x37, 0x8d, 0xaa, 0x95, 0x2b, 0xa7, 0xf1, 0x63, 0xc4, 0xa1, 0x16,
-        0x28, 0xf5, 0x5a, 0x4d, 0xf5, 0x23, 0xb3, 0xef,
-    ]
+    static let transferTopic = ERC20Event.transferTopic
 
     /// EIP-7910's fork object in geth's field order; the maps' keys sorted, as Go marshals maps.
     static func forkConfig(_ c: ForkConfig) -> JSON {

@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTypes
 
 /// Calldata of the ERC-20 functions (EIP-20), encoded per the Solidity ABI: a 4-byte selector
@@ -14,82 +15,74 @@ public enum ERC20Call: Sendable, Hashable {
     case name
 
     /// The canonical signature, e.g. `transfer(address,uint256)`.
-    public var signature: String {
+    public var signature: String { function.canonical }
+
+    /// The function, with its argument types.
+    public var function: ABISignature {
         switch self {
-        case .transfer: return "transfer(address,uint256)"
-        case .transferFrom: return "transferFrom(address,address,uint256)"
-        case .approve: return "approve(address,uint256)"
-        case .balanceOf: return "balanceOf(address)"
-        case .allowance: return "allowance(address,address)"
-        case .totalSupply: return "totalSupply()"
-        case .decimals: return "decimals()"
-        case .symbol: return "symbol()"
-        case .name: return "name()"
+        case .transfer: return Self.functions[0]
+        case .transferFrom: return Self.functions[1]
+        case .approve: return Self.functions[2]
+        case .balanceOf: return Self.functions[3]
+        case .allowance: return Self.functions[4]
+        case .totalSupply: return Self.functions[5]
+        case .decimals: return Self.functions[6]
+        case .symbol: return Self.functions[7]
+        case .name: return Self.functions[8]
         }
     }
 
     /// The 4-byte function selector (`transfer` is `0xa9059cbb`).
-    public var selector: [UInt8] { ABIWord.selector(signature) }
+    public var selector: [UInt8] { function.selector }
 
     /// Selector followed by the argument words.
     public func encoded() -> [UInt8] {
         var out = selector
         switch self {
-        case .transfer(let to, let amount):
-            out += ABIWord.address(to) + ABIWord.uint(amount)
-        case .transferFrom(let from, let to, let amount):
-            out += ABIWord.address(from) + ABIWord.address(to) + ABIWord.uint(amount)
-        case .approve(let spender, let amount):
-            out += ABIWord.address(spender) + ABIWord.uint(amount)
-        case .balanceOf(let owner):
-            out += ABIWord.address(owner)
-        case .allowance(let owner, let spender):
-            out += ABIWord.address(owner) + ABIWord.address(spender)
-        case .totalSupply, .decimals, .symbol, .name:
-            break
+        case .transfer(let to, let amount): out += ABI.word(to) + ABI.word(amount)
+        case .transferFrom(let from, let to, let amount): out += ABI.word(from) + ABI.word(to) + ABI.word(amount)
+        case .approve(let spender, let amount): out += ABI.word(spender) + ABI.word(amount)
+        case .balanceOf(let owner): out += ABI.word(owner)
+        case .allowance(let owner, let spender): out += ABI.word(owner) + ABI.word(spender)
+        case .totalSupply, .decimals, .symbol, .name: break
         }
         return out
     }
 
     /// Decodes calldata strictly: a known selector, exactly the argument words, clean address words.
-    /// - Throws: ``ABIDecodingError``.
+    /// - Throws: ``ABIDecodingError``; offsets count from the selector.
     public init(calldata: [UInt8]) throws(ABIDecodingError) {
         guard calldata.count >= 4 else {
             throw ABIDecodingError(.wrongLength(expected: 4, actual: calldata.count), at: 0)
         }
-        let selector = Array(calldata[0..<4])
-        guard let template = Self.templates.first(where: { $0.selector == selector }) else {
-            throw ABIDecodingError(.unknownSelector(selector), at: 0)
+        guard let function = Self.functions.first(where: { calldata[0..<4].elementsEqual($0.selector) }) else {
+            throw ABIDecodingError(.unknownSelector(Array(calldata[0..<4])), at: 0)
         }
-        try ABIWord.requireLength(calldata, 4 + 32 * template.words)
-        switch template.call {
-        case .transfer:
-            self = .transfer(to: try ABIWord.readAddress(calldata, at: 4), amount: ABIWord.readUInt(calldata, at: 36))
-        case .transferFrom:
-            self = .transferFrom(
-                from: try ABIWord.readAddress(calldata, at: 4), to: try ABIWord.readAddress(calldata, at: 36),
-                amount: ABIWord.readUInt(calldata, at: 68))
-        case .approve:
-            self = .approve(
-                spender: try ABIWord.readAddress(calldata, at: 4), amount: ABIWord.readUInt(calldata, at: 36))
-        case .balanceOf:
-            self = .balanceOf(owner: try ABIWord.readAddress(calldata, at: 4))
-        case .allowance:
-            self = .allowance(
-                owner: try ABIWord.readAddress(calldata, at: 4), spender: try ABIWord.readAddress(calldata, at: 36))
-        default:
-            self = template.call
+        let a = try function.decodeCall(calldata)
+        switch function.name {
+        case "transfer": self = .transfer(to: a[0].addressValue, amount: a[1].uintValue)
+        case "transferFrom":
+            self = .transferFrom(from: a[0].addressValue, to: a[1].addressValue, amount: a[2].uintValue)
+        case "approve": self = .approve(spender: a[0].addressValue, amount: a[1].uintValue)
+        case "balanceOf": self = .balanceOf(owner: a[0].addressValue)
+        case "allowance": self = .allowance(owner: a[0].addressValue, spender: a[1].addressValue)
+        case "totalSupply": self = .totalSupply
+        case "decimals": self = .decimals
+        case "symbol": self = .symbol
+        default: self = .name
         }
     }
 
-    /// One representative of each function, its selector and its argument word count.
-    private static let templates: [(call: ERC20Call, selector: [UInt8], words: Int)] = {
-        let calls: [(ERC20Call, Int)] = [
-            (.transfer(to: .zero, amount: 0), 2), (.transferFrom(from: .zero, to: .zero, amount: 0), 3),
-            (.approve(spender: .zero, amount: 0), 2), (.balanceOf(owner: .zero), 1),
-            (.allowance(owner: .zero, spender: .zero), 2), (.totalSupply, 0), (.decimals, 0), (.symbol, 0),
-            (.name, 0),
-        ]
-        return calls.map { ($0.0, $0.0.selector, $0.1) }
-    }()
+    /// EIP-20's functions with their outputs, in the order of the cases.
+    public static let functions: [ABISignature] = [
+        ABISignature(literal: "transfer(address,uint256)(bool)"),
+        ABISignature(literal: "transferFrom(address,address,uint256)(bool)"),
+        ABISignature(literal: "approve(address,uint256)(bool)"),
+        ABISignature(literal: "balanceOf(address)(uint256)"),
+        ABISignature(literal: "allowance(address,address)(uint256)"),
+        ABISignature(literal: "totalSupply()(uint256)"),
+        ABISignature(literal: "decimals()(uint8)"),
+        ABISignature(literal: "symbol()(string)"),
+        ABISignature(literal: "name()(string)"),
+    ]
 }

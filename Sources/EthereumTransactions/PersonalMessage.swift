@@ -17,14 +17,13 @@ public enum PersonalMessage {
 
     /// Signs `message` as `personal_sign` does.
     /// - Throws: ``Secp256k1Error/invalidPrivateKey``.
-    public static func sign(_ message: [UInt8], privateKey: [UInt8]) throws(Secp256k1Error) -> MessageSignature {
-        try MessageSignature.sign(digest: hash(message), privateKey: privateKey)
+    public static func sign(_ message: [UInt8], privateKey: [UInt8]) throws(Secp256k1Error) -> EthereumSignature {
+        try EthereumSignature.sign(digest: hash(message), privateKey: privateKey)
     }
 
     /// The address that signed `message` (`personal_ecRecover`).
-    /// - Throws: ``MessageSignatureError``.
-    public static func recover(_ message: [UInt8], signature: MessageSignature) throws(MessageSignatureError) -> Address
-    {
+    /// - Throws: ``SignatureError``.
+    public static func recover(_ message: [UInt8], signature: EthereumSignature) throws(SignatureError) -> Address {
         try signature.recoverAddress(digest: hash(message))
     }
 }

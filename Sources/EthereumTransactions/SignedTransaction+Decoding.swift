@@ -28,7 +28,7 @@ extension SignedTransaction {
             let tx = LegacyTransaction(
                 chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: to, value: value, data: data)
             self.init(
-                transaction: .legacy(tx), signature: TransactionSignature(yParity: yParity, r: r, s: s),
+                transaction: .legacy(tx), signature: EthereumSignature(yParity: yParity, r: r, s: s),
                 canonicalEncoding: raw)
             return
         }
@@ -51,7 +51,7 @@ extension SignedTransaction {
                 chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: to, value: value, data: data,
                 accessList: accessList)
             self.init(
-                transaction: .accessList(tx), signature: TransactionSignature(yParity: yParity, r: r, s: s),
+                transaction: .accessList(tx), signature: EthereumSignature(yParity: yParity, r: r, s: s),
                 canonicalEncoding: raw)
         case TransactionType.dynamicFee.rawValue:
             var fields = try FieldReader(envelope: Array(raw[1...]), offset: 1, expectedCount: 12)
@@ -72,7 +72,7 @@ extension SignedTransaction {
                 chainID: chainID, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: feeCap, gas: gas, to: to,
                 value: value, data: data, accessList: accessList)
             self.init(
-                transaction: .dynamicFee(tx), signature: TransactionSignature(yParity: yParity, r: r, s: s),
+                transaction: .dynamicFee(tx), signature: EthereumSignature(yParity: yParity, r: r, s: s),
                 canonicalEncoding: raw)
         default:
             throw TransactionDecodingError(.unsupportedType(first), field: .envelope, at: 0)

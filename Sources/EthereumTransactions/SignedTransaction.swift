@@ -10,14 +10,14 @@ import RLPCoding
 /// and `eth_getRawTransactionByHash` returns; ``hash`` is Keccak-256 of it.
 public struct SignedTransaction: Sendable, Hashable {
     public let transaction: Transaction
-    public let signature: TransactionSignature
+    public let signature: EthereumSignature
     /// The canonical EIP-2718 encoding.
     public let encoded: [UInt8]
     /// Keccak-256 of ``encoded``: the transaction hash.
     public let hash: [UInt8]
 
     /// Encodes and hashes a transaction with its signature.
-    public init(transaction: Transaction, signature: TransactionSignature) {
+    public init(transaction: Transaction, signature: EthereumSignature) {
         self.transaction = transaction
         self.signature = signature
         let encoded = RLPEncoder.envelope(
@@ -38,7 +38,7 @@ public struct SignedTransaction: Sendable, Hashable {
     }
 
     /// Wraps already-validated parts; `encoded` must be the canonical encoding of `transaction` and `signature`.
-    init(transaction: Transaction, signature: TransactionSignature, canonicalEncoding: [UInt8]) {
+    init(transaction: Transaction, signature: EthereumSignature, canonicalEncoding: [UInt8]) {
         self.transaction = transaction
         self.signature = signature
         self.encoded = canonicalEncoding

@@ -129,7 +129,7 @@ public enum Transaction: Sendable, Hashable {
         let signature = try Secp256k1.sign(digest: signingHash(), privateKey: privateKey)
         return SignedTransaction(
             transaction: self,
-            signature: TransactionSignature(
+            signature: EthereumSignature(
                 yParity: signature.recoveryID, r: UInt256(bigEndianWord: signature.r[...]),
                 s: UInt256(bigEndianWord: signature.s[...])))
     }

@@ -260,12 +260,12 @@ public struct TypedData: Sendable, Hashable {
     }
 
     /// Signs as `eth_signTypedData_v4` does.
-    public func sign(privateKey: [UInt8]) throws -> MessageSignature {
-        try MessageSignature.sign(digest: try signingHash(), privateKey: privateKey)
+    public func sign(privateKey: [UInt8]) throws -> EthereumSignature {
+        try EthereumSignature.sign(digest: try signingHash(), privateKey: privateKey)
     }
 
     /// The address that signed this typed data.
-    public func recover(signature: MessageSignature) throws -> Address {
+    public func recover(signature: EthereumSignature) throws -> Address {
         try signature.recoverAddress(digest: try signingHash())
     }
 

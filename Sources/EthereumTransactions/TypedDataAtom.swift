@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTypes
 import JSONCoding
 import KeccakHashing
@@ -22,12 +23,12 @@ enum TypedDataAtom {
             guard case .string(let text) = value, let address = try? Address(parsing: text) else {
                 throw invalid("expected a 0x-prefixed 20-byte address")
             }
-            return [UInt8](repeating: 0, count: 12) + address.bytes
+            return ABI.word(address)
         case "bool":
             switch value {
-            case .bool(let b): return word(b ? 1 : 0)
-            case .string("true"): return word(1)
-            case .string("false"): return word(0)
+            case .bool(let b): return ABI.word(b)
+            case .string("true"): return ABI.word(true)
+            case .string("false"): return ABI.word(false)
             default: throw invalid("expected true or false")
             }
         default:
@@ -82,8 +83,6 @@ enum TypedDataAtom {
         guard let width = Int(type.dropFirst(5)), (1...32).contains(width) else { return 0 }
         return width
     }
-
-    static func word(_ value: UInt64) -> [UInt8] { UInt256(value).bigEndianBytes }
 
     static func hexBytes(_ text: String) -> [UInt8]? {
         guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }

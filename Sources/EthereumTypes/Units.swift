@@ -35,12 +35,18 @@ public enum Units {
         return nil
     }
 
-    /// 10^n as UInt256 (n ≤ 77).
+    /// 10^n as UInt256: the one power-of-ten helper of the package.
+    /// - Precondition: 0 ≤ n ≤ 77 (10^78 exceeds 2^256 − 1); callers check values from outside first.
     public static func powerOfTen(_ n: Int) -> UInt256 {
-        var value = UInt256(1)
-        for _ in 0..<n { value = value * 10 }
-        return value
+        precondition(n >= 0 && n < powersOfTen.count, "10^\(n) is outside 10^0...10^77")
+        return powersOfTen[n]
     }
+
+    private static let powersOfTen: [UInt256] = {
+        var table = [UInt256(1)]
+        for _ in 1...77 { table.append(table[table.count - 1] * 10) }
+        return table
+    }()
 
     /// Parses "1.5 ether", "1.5ether", "20 gwei", "100" (in `defaultUnit`) into wei.
     public static func parse(_ text: String, defaultUnit: String = "wei") throws(ParseError) -> UInt256 {

@@ -1,3 +1,5 @@
+import ABICoding
+import EthereumTransactions
 import EthereumTypes
 import NativeContracts
 
@@ -86,12 +88,10 @@ extension FuzzHarness {
 extension FuzzSeeds {
     /// A transfer, an approve, a transferFrom and a Multicall3 aggregate3 of balanceOf, for each target.
     @Sendable static func nativeCall() -> [[UInt8]] {
-        func word(_ a: Address) -> [UInt8] { [UInt8](repeating: 0, count: 12) + a.bytes }
-        func word(_ v: UInt64) -> [UInt8] { UInt256(v).bigEndianBytes }
         let other = FuzzHarness.nativeOther
-        let transfer: [UInt8] = [0xa9, 0x05, 0x9c, 0xbb] + word(other) + word(7)
-        let approve: [UInt8] = [0x09, 0x5e, 0xa7, 0xb3] + word(other) + word(9)
-        let transferFrom: [UInt8] = [0x23, 0xb8, 0x72, 0xdd] + word(FuzzHarness.nativeHolder) + word(other) + word(3)
+        let transfer = ERC20Call.transfer(to: other, amount: 7).encoded()
+        let approve = ERC20Call.approve(spender: other, amount: 9).encoded()
+        let transferFrom = ERC20Call.transferFrom(from: FuzzHarness.nativeHolder, to: other, amount: 3).encoded()
         var seeds: [[UInt8]] = []
         for target in 0..<4 {
             for (flags, call) in [(0, transfer), (0, approve), (1, transferFrom)] {
@@ -99,11 +99,11 @@ extension FuzzSeeds {
             }
         }
         // aggregate3([(USDC, false, balanceOf(holder))]) at Multicall3 (target 4).
-        let balanceOf: [UInt8] = [0x70, 0xa0, 0x82, 0x31] + word(FuzzHarness.nativeHolder)
-        let tuple =
-            word(TokenDefinition.usdc.address) + word(0) + word(96) + word(UInt64(balanceOf.count))
-            + balanceOf + [UInt8](repeating: 0, count: 28)
-        seeds.append([4, 0, 0x82, 0xad, 0x56, 0xcb] + word(32) + word(1) + word(32) + tuple)
+        let balanceOf = ERC20Call.balanceOf(owner: FuzzHarness.nativeHolder).encoded()
+        let aggregate3 = ABISignature(literal: "aggregate3((address,bool,bytes)[])((bool,bytes)[])")
+        let calls = ABIValue.array([.tuple([.address(TokenDefinition.usdc.address), .bool(false), .bytes(balanceOf)])])
+        guard let calldata = try? aggregate3.encodeCall([calls]) else { preconditionFailure("aggregate3 seed") }
+        seeds.append([4, 0] + calldata)
         return seeds
     }
 }

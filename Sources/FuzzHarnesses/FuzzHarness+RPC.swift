@@ -118,7 +118,7 @@ extension FuzzHarness {
             check(head.header.parentHash == parent.hash, "rpc: the head links to its parent", call)
             check(head.header.timestamp > parent.header.timestamp, "rpc: timestamps increase", call)
         }
-        check(node.filterCount <= config.filterLimit, "rpc: filters within their limit", call)
+        check(node.filters.count <= config.filterLimit, "rpc: filters within their limit", call)
         check(chain.snapshotCount <= config.snapshotLimit, "rpc: snapshots within their limit", call)
         // A reorg may requeue a whole block's transactions at once; the pool trims itself back afterwards.
         check(chain.pool.count <= config.chain.poolLimitTotal, "rpc: pool count within its limit", call)

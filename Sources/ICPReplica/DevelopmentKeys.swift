@@ -1,14 +1,15 @@
+import BLS12381
 import CBORCoding
 import CryptoCore
 import ICPIdentity
 
-/// The keys a development replica signs with. The IC signs certificates with BLS12-381 (min-sig); no BLS library
-/// is available to this package, so the "root key" is a DER BLS public key *shape* derived from a development
-/// secret and certificate signatures are 48 bytes of HMAC-SHA-512 over the spec's message
-/// (`"\x0Dic-state-root" ‖ root hash`). Clients must skip certificate verification (ic-py 1.0.1 never verifies;
-/// agent-js takes a `blsVerify` override). Query responses carry a real Ed25519 node signature.
+/// The keys a development replica signs with: a BLS12-381 root key that certifies the state tree as the IC's does
+/// (min-sig: 48-byte G1 signatures over `"\x0Dic-state-root" ‖ root hash`, the 96-byte G2 key served DER-wrapped in
+/// `/api/v2/status`), so agents that verify certificates by default (agent-js, agent-rs after fetching the root key)
+/// accept them; and an Ed25519 node key that signs query responses.
 public struct DevelopmentKeys: Sendable {
-    let secret: [UInt8]
+    /// Signs state roots, once per root (a shared cache: copies of these keys share it).
+    let signer: CertificateSigner
     let nodePrivateKey: [UInt8]
     /// `nodePrivateKey` imported into OpenSSL once: every query response is signed with it.
     let nodeSigningKey: Ed25519.SigningKey
@@ -21,12 +22,19 @@ public struct DevelopmentKeys: Sendable {
         0x02, 0x01, 0x06, 0x0c, 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0xdc, 0x7c, 0x05, 0x03, 0x02, 0x01, 0x03, 0x61,
         0x00,
     ]
-    public static let stateRootDomain: [UInt8] = [0x0D] + Array("ic-state-root".utf8)
+    public static let stateRootDomain: [UInt8] = CertificateSigner.stateRootDomain
     public static let responseDomain: [UInt8] = [0x0B] + Array("ic-response".utf8)
 
-    /// Keys derived from `seed` (the same seed gives the same root key across restarts).
-    public init(seed: [UInt8] = Array("sandnet development replica".utf8)) {
-        secret = Digest.sha256.hash([0x01] + seed)
+    /// The seed of ``standard``.
+    public static let standardSeed = Array("sandnet development replica".utf8)
+
+    /// The keys of ``standardSeed``, computed once per process (the G2 public key costs a scalar multiplication).
+    public static let standard = DevelopmentKeys(seed: standardSeed)
+
+    /// Keys derived from `seed` (the same seed gives the same root key across restarts): the BLS secret key is
+    /// SHA-256(0x01 ‖ seed) mod r, the node key SHA-256(0x02 ‖ seed).
+    public init(seed: [UInt8]) {
+        signer = CertificateSigner(secretKey: SecretKey(seed: [0x01] + seed))
         nodePrivateKey = Digest.sha256.hash([0x02] + seed)
         do {
             nodePublicKey = try DERPublicKey(ed25519: Ed25519.publicKey(of: nodePrivateKey))
@@ -34,17 +42,17 @@ public struct DevelopmentKeys: Sendable {
         } catch {
             preconditionFailure("a SHA-256 digest is a valid Ed25519 seed: \(error)")
         }
-        let g2 = Digest.sha512.hash([0x03] + seed) + Digest.sha256.hash([0x04] + seed)
-        rootKey = Self.blsDERPrefix + g2
+        rootKey = Self.blsDERPrefix + signer.publicKey
     }
 
     /// The node id: the self-authenticating principal of the node key.
     public var nodeID: Principal { nodePublicKey.principal }
 
-    /// The 48-byte development signature of a state tree root.
-    public func signStateRoot(_ rootHash: [UInt8]) -> [UInt8] {
-        Array(HMAC.authenticate(Self.stateRootDomain + rootHash, key: secret, digest: .sha512).prefix(48))
-    }
+    /// The 48-byte BLS signature of a state tree root (cached per root).
+    public func signStateRoot(_ rootHash: [UInt8]) -> [UInt8] { signer.signature(ofRoot: rootHash) }
+
+    /// How many state roots were BLS-signed so far (cache misses).
+    public var signaturesComputed: Int { signer.signaturesComputed }
 
     /// `{tree, signature}` in the self-describing CBOR the IC uses for certificates.
     public func certificate(for tree: HashTree) -> [UInt8] {
@@ -64,7 +72,7 @@ extension DevelopmentKeys {
     /// The development subnet's id: the self-authenticating form of the root key, as the NNS subnet's id is.
     public static let defaultSubnetID: Principal = {
         // SHA-224 ‖ 0x02 is 29 bytes, always a valid principal.
-        do { return try Principal(bytes: Digest.sha224.hash(DevelopmentKeys().rootKey) + [0x02]) } catch {
+        do { return try Principal(bytes: Digest.sha224.hash(DevelopmentKeys.standard.rootKey) + [0x02]) } catch {
             preconditionFailure("\(error)")
         }
     }()

@@ -16,7 +16,7 @@ import ICPLedgerStorage
 ///
 /// Calls execute when they arrive (there are no rounds), so a `/call` that answered 202 already has its status in
 /// the state tree. Envelopes are authenticated as the replica does (``Envelope/authenticate(now:maxExpiryAhead:)``);
-/// certificates are signed with ``DevelopmentKeys`` (not BLS: clients must skip certificate verification).
+/// certificates are BLS-signed with ``DevelopmentKeys`` (verifiable against the root key in `/api/v2/status`).
 ///
 /// Response bodies are plain CBOR maps, without the self-describe tag: cbor2 ≥ 6 decodes a tagged map as an
 /// immutable `frozendict`, which ic-py 1.0.1's `type(result) != dict` check rejects. Certificates keep the tag.
@@ -27,7 +27,11 @@ public final class Replica: Sendable {
         public var maxExpiryAhead: UInt64 = 330 * 1_000_000_000
         /// How long a request status stays readable after the request's expiry.
         public var statusRetention: UInt64 = 300 * 1_000_000_000
-        public var keys = DevelopmentKeys()
+        public var keys = DevelopmentKeys.standard
+        /// The certified `/time` advances in steps of this many nanoseconds (the IC's batch time advances per
+        /// round), so reads of one state within a step share one signed root. 1 s by default; 1 certifies the
+        /// clock to the nanosecond.
+        public var timeTick: UInt64 = 1_000_000_000
         /// The id of the one (root) subnet; `/subnet/<id>/public_key` is the root key.
         public var subnetID: Principal = DevelopmentKeys.defaultSubnetID
         public var implementationVersion = "sandnet"
@@ -362,7 +366,8 @@ public final class Replica: Sendable {
     /// The part of the state tree that `paths` ask for, plus `/time` (always revealed).
     func stateTree(paths: [[[UInt8]]], sender: Principal, now: UInt64) throws(ReplicaError) -> StateTree {
         var tree = StateTree.node([:])
-        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now)))
+        let tick = max(configuration.timeTick, 1)
+        tree.insert([Array("time".utf8)], .leaf(LEB128.unsigned(now - now % tick)))
         // Only the records asked for are read (copying the table would make the next call copy it again).
         let records = state.withReadLock { state in
             var asked: [[UInt8]: RequestRecord] = [:]
@@ -385,9 +390,7 @@ public final class Replica: Sendable {
                 guard path.count >= 3, path[1] == canisterID.bytes else { continue }
                 tree.insert(Array(path.prefix(2)), canisterTree())
             case "subnet":
-                tree.insert(
-                    [path[0], configuration.subnetID.bytes],
-                    .node([("public_key", .leaf(configuration.keys.rootKey))]))
+                tree.insert([path[0], configuration.subnetID.bytes], subnetTree())
             default: continue
             }
         }
@@ -407,6 +410,29 @@ public final class Replica: Sendable {
             return .node(children)
         }
     }
+
+    /// `/subnet/<id>`: the root key, the canister ranges (CBOR pairs of canister id bytes, covering every id of a
+    /// local replica's first subnet, the ledger's among them) and the node key that signs query responses, which
+    /// agents read to verify query signatures.
+    func subnetTree() -> StateTree {
+        let ranges = CBORValue.array([.array([.bytes(Self.canisterRange.lower), .bytes(Self.canisterRange.upper)])])
+        return .node([
+            ("public_key", .leaf(configuration.keys.rootKey)),
+            ("canister_ranges", .leaf(CBOREncoder.encode(ranges))),
+            (
+                "node",
+                .node([
+                    configuration.keys.nodeID.bytes: .node([("public_key", .leaf(configuration.keys.nodePublicKey.der))]
+                    )
+                ])
+            ),
+        ])
+    }
+
+    /// Canister ids 0x0000000000000000_0101 ... 0x00000000000FFFFF_0101.
+    static let canisterRange: (lower: [UInt8], upper: [UInt8]) = (
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0x0f, 0xff, 0xff, 1, 1]
+    )
 
     func canisterTree() -> StateTree {
         .node([

@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTypes
 
 /// Multicall3 (github.com/mds1/multicall, deployed at `0xcA11bde05977b3631167028862bE2a173976CA11` on every
@@ -11,22 +12,22 @@ enum Multicall3 {
         return a
     }()
 
-    static let aggregate = ABI.selectorValue("aggregate((address,bytes)[])")
-    static let tryAggregate = ABI.selectorValue("tryAggregate(bool,(address,bytes)[])")
-    static let tryBlockAndAggregate = ABI.selectorValue("tryBlockAndAggregate(bool,(address,bytes)[])")
-    static let blockAndAggregate = ABI.selectorValue("blockAndAggregate((address,bytes)[])")
-    static let aggregate3 = ABI.selectorValue("aggregate3((address,bool,bytes)[])")
-    static let aggregate3Value = ABI.selectorValue("aggregate3Value((address,bool,uint256,bytes)[])")
-    static let getBlockHash = ABI.selectorValue("getBlockHash(uint256)")
-    static let getBlockNumber = ABI.selectorValue("getBlockNumber()")
-    static let getCurrentBlockCoinbase = ABI.selectorValue("getCurrentBlockCoinbase()")
-    static let getCurrentBlockDifficulty = ABI.selectorValue("getCurrentBlockDifficulty()")
-    static let getCurrentBlockGasLimit = ABI.selectorValue("getCurrentBlockGasLimit()")
-    static let getCurrentBlockTimestamp = ABI.selectorValue("getCurrentBlockTimestamp()")
-    static let getEthBalance = ABI.selectorValue("getEthBalance(address)")
-    static let getLastBlockHash = ABI.selectorValue("getLastBlockHash()")
-    static let getBasefee = ABI.selectorValue("getBasefee()")
-    static let getChainId = ABI.selectorValue("getChainId()")
+    static let aggregate = ABISignature(literal: "aggregate((address,bytes)[])")
+    static let tryAggregate = ABISignature(literal: "tryAggregate(bool,(address,bytes)[])")
+    static let tryBlockAndAggregate = ABISignature(literal: "tryBlockAndAggregate(bool,(address,bytes)[])")
+    static let blockAndAggregate = ABISignature(literal: "blockAndAggregate((address,bytes)[])")
+    static let aggregate3 = ABISignature(literal: "aggregate3((address,bool,bytes)[])")
+    static let aggregate3Value = ABISignature(literal: "aggregate3Value((address,bool,uint256,bytes)[])")
+    static let getBlockHash = ABISignature(literal: "getBlockHash(uint256)")
+    static let getBlockNumber = ABISignature(literal: "getBlockNumber()")
+    static let getCurrentBlockCoinbase = ABISignature(literal: "getCurrentBlockCoinbase()")
+    static let getCurrentBlockDifficulty = ABISignature(literal: "getCurrentBlockDifficulty()")
+    static let getCurrentBlockGasLimit = ABISignature(literal: "getCurrentBlockGasLimit()")
+    static let getCurrentBlockTimestamp = ABISignature(literal: "getCurrentBlockTimestamp()")
+    static let getEthBalance = ABISignature(literal: "getEthBalance(address)")
+    static let getLastBlockHash = ABISignature(literal: "getLastBlockHash()")
+    static let getBasefee = ABISignature(literal: "getBasefee()")
+    static let getChainId = ABISignature(literal: "getChainId()")
 
     static let callFailed = ABI.errorString("Multicall3: call failed")
     static let valueMismatch = ABI.errorString("Multicall3: value mismatch")
@@ -43,34 +44,34 @@ enum Multicall3 {
         m.charge(GasModel.multicallBase)
         guard call.data.count >= 4 else { throw .revert([]) }  // no receive or fallback function
         let selector = ABI.selectorValue(call.data[0..<4])
-        let args = ABIArguments(calldata: call.data)
         let payable = [aggregate, tryAggregate, tryBlockAndAggregate, blockAndAggregate, aggregate3, aggregate3Value]
-            .contains(selector)
+            .contains { $0.selectorValue == selector }
         if !call.value.isZero && !payable { throw .revert([]) }
         let env = m.environment
         do {
             switch selector {
-            case aggregate:
-                let entries = try pairs(args, at: 0, allowFailure: false)
+            case aggregate.selectorValue:
+                let entries = pairs(try arguments(aggregate, call.data)[0], allowFailure: false)
                 let results = try run(entries, caller: call.target, in: &m)
                 return ABI.word(env.number) + ABI.word(UInt64(64)) + bytesArray(results.map(\.data))
-            case tryAggregate, tryBlockAndAggregate:
-                let requireSuccess = try args.bool(0)
-                let entries = try pairs(args, at: 32, allowFailure: !requireSuccess)
+            case tryAggregate.selectorValue, tryBlockAndAggregate.selectorValue:
+                let a = try arguments(
+                    selector == tryAggregate.selectorValue ? tryAggregate : tryBlockAndAggregate, call.data)
+                let entries = pairs(a[1], allowFailure: !a[0].boolValue)
                 let results = try run(entries, caller: call.target, in: &m)
-                if selector == tryAggregate { return ABI.word(UInt64(32)) + resultArray(results) }
+                if selector == tryAggregate.selectorValue { return ABI.word(UInt64(32)) + resultArray(results) }
                 return ABI.word(env.number) + blockHash(env.number, in: &m) + ABI.word(UInt64(96))
                     + resultArray(results)
-            case blockAndAggregate:
-                let entries = try pairs(args, at: 0, allowFailure: false)
+            case blockAndAggregate.selectorValue:
+                let entries = pairs(try arguments(blockAndAggregate, call.data)[0], allowFailure: false)
                 let results = try run(entries, caller: call.target, in: &m)
                 return ABI.word(env.number) + blockHash(env.number, in: &m) + ABI.word(UInt64(96))
                     + resultArray(results)
-            case aggregate3:
-                let entries = try triples(args, withValue: false)
+            case aggregate3.selectorValue:
+                let entries = triples(try arguments(aggregate3, call.data)[0], withValue: false)
                 return ABI.word(UInt64(32)) + resultArray(try run(entries, caller: call.target, in: &m))
-            case aggregate3Value:
-                let entries = try triples(args, withValue: true)
+            case aggregate3Value.selectorValue:
+                let entries = triples(try arguments(aggregate3Value, call.data)[0], withValue: true)
                 var total = UInt256.zero
                 for entry in entries {
                     let (sum, overflow) = total.addingReportingOverflow(entry.value)
@@ -80,29 +81,42 @@ enum Multicall3 {
                 let results = try run(entries, caller: call.target, in: &m)
                 if call.value != total { throw Halt.revert(valueMismatch) }
                 return ABI.word(UInt64(32)) + resultArray(results)
-            case getBlockHash:
-                let number = try args.uint(0)
+            case getBlockHash.selectorValue:
+                let number = try arguments(getBlockHash, call.data)[0].uintValue
                 guard let n = number.uint64Value else { return ABI.word(UInt256.zero) }
                 return blockHash(n, in: &m)
-            case getBlockNumber: return ABI.word(env.number)
-            case getCurrentBlockCoinbase: return ABI.word(env.coinbase)
-            case getCurrentBlockDifficulty: return ABI.word(UInt256.zero)
-            case getCurrentBlockGasLimit: return ABI.word(env.gasLimit)
-            case getCurrentBlockTimestamp: return ABI.word(env.timestamp)
-            case getEthBalance:
-                let target = try args.address(0)
+            case getBlockNumber.selectorValue: return ABI.word(env.number)
+            case getCurrentBlockCoinbase.selectorValue: return ABI.word(env.coinbase)
+            case getCurrentBlockDifficulty.selectorValue: return ABI.word(UInt256.zero)
+            case getCurrentBlockGasLimit.selectorValue: return ABI.word(env.gasLimit)
+            case getCurrentBlockTimestamp.selectorValue: return ABI.word(env.timestamp)
+            case getEthBalance.selectorValue:
+                let target = try arguments(getEthBalance, call.data)[0].addressValue
                 m.access(target)
                 return ABI.word(m.balance(target))
-            case getLastBlockHash: return env.number == 0 ? ABI.word(UInt256.zero) : blockHash(env.number - 1, in: &m)
-            case getBasefee: return ABI.word(env.baseFee)
-            case getChainId: return ABI.word(env.chainID)
+            case getLastBlockHash.selectorValue:
+                return env.number == 0 ? ABI.word(UInt256.zero) : blockHash(env.number - 1, in: &m)
+            case getBasefee.selectorValue: return ABI.word(env.baseFee)
+            case getChainId.selectorValue: return ABI.word(env.chainID)
             default: throw Halt.revert([])
             }
         } catch let halt as Halt {
             throw halt
+        } catch let error as ABIDecodingError {
+            // Elements sharing one offset (a few KB naming billions of sub-calls, issue 38): refused before any
+            // work with a reason that says why; other calldata the decoder refuses reverts without data, as
+            // Solidity's decoder does.
+            if case .budgetExceeded = error.kind { throw .revert(ABI.errorString("Multicall3: \(error)")) }
+            throw .revert([])
         } catch {
             throw .revert([])
         }
+    }
+
+    /// The arguments of `call` for `function`, as Solidity's decoder reads them, with the decoder's budget: the
+    /// values may not take more bytes than the calldata has.
+    static func arguments(_ function: ABISignature, _ data: [UInt8]) throws(ABIDecodingError) -> [ABIValue] {
+        try function.decodeArguments(data, options: .solidity)
     }
 
     /// BLOCKHASH: the hash of one of the 256 blocks before the current one, zero otherwise.
@@ -135,42 +149,22 @@ enum Multicall3 {
         return results
     }
 
-    /// `(address target, bytes callData)[]` whose offset word is at `position`.
-    static func pairs(_ args: ABIArguments, at position: Int, allowFailure: Bool) throws(ABIArguments.Malformed)
-        -> [Entry]
-    {
-        let array = try args.offset(at: position, base: 0)
-        let count = try args.arrayLength(at: array, wordsPerElement: 3)
-        let base = array + 32
-        var entries: [Entry] = []
-        for i in 0..<count {
-            let tuple = try args.offset(at: base + 32 * i, base: base)
-            let target = try args.address(at: tuple)
-            let data = try args.dynamicBytes(at: try args.offset(at: tuple + 32, base: tuple))
-            entries.append(Entry(target: target, allowFailure: allowFailure, value: .zero, data: data))
+    /// `(address target, bytes callData)[]`.
+    static func pairs(_ calls: ABIValue, allowFailure: Bool) -> [Entry] {
+        calls.elements.map { call in
+            let c = call.elements
+            return Entry(target: c[0].addressValue, allowFailure: allowFailure, value: .zero, data: c[1].bytesValue)
         }
-        return entries
     }
 
     /// `(address target, bool allowFailure, [uint256 value,] bytes callData)[]`.
-    static func triples(_ args: ABIArguments, withValue: Bool) throws(ABIArguments.Malformed) -> [Entry] {
-        let array = try args.offset(at: 0, base: 0)
-        let words = withValue ? 5 : 4
-        let count = try args.arrayLength(at: array, wordsPerElement: words)
-        let base = array + 32
-        var entries: [Entry] = []
-        for i in 0..<count {
-            let tuple = try args.offset(at: base + 32 * i, base: base)
-            let target = try args.address(at: tuple)
-            let allowFailure = try args.bool(at: tuple + 32)
-            let value = withValue ? try args.word(at: tuple + 64) : .zero
-            let dataOffset = try args.offset(at: tuple + (withValue ? 96 : 64), base: tuple)
-            entries.append(
-                Entry(
-                    target: target, allowFailure: allowFailure, value: value,
-                    data: try args.dynamicBytes(at: dataOffset)))
+    static func triples(_ calls: ABIValue, withValue: Bool) -> [Entry] {
+        calls.elements.map { call in
+            let c = call.elements
+            return Entry(
+                target: c[0].addressValue, allowFailure: c[1].boolValue, value: withValue ? c[2].uintValue : .zero,
+                data: c[withValue ? 3 : 2].bytesValue)
         }
-        return entries
     }
 
     /// The tail of a `bytes[]`: length, offsets, then each element's tail.

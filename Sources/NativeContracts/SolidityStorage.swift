@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTypes
 import KeccakHashing
 

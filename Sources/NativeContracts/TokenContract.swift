@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTransactions
 import EthereumTypes
 import KeccakHashing
@@ -13,22 +14,22 @@ struct TokenContract {
 
     // MARK: Selectors (EIP-20, EIP-2612, OpenZeppelin 4, WETH9)
 
-    static let transfer = ABI.selectorValue("transfer(address,uint256)")
-    static let transferFrom = ABI.selectorValue("transferFrom(address,address,uint256)")
-    static let approve = ABI.selectorValue("approve(address,uint256)")
-    static let balanceOf = ABI.selectorValue("balanceOf(address)")
-    static let allowance = ABI.selectorValue("allowance(address,address)")
-    static let totalSupply = ABI.selectorValue("totalSupply()")
-    static let decimals = ABI.selectorValue("decimals()")
-    static let symbol = ABI.selectorValue("symbol()")
-    static let name = ABI.selectorValue("name()")
-    static let permit = ABI.selectorValue("permit(address,address,uint256,uint256,uint8,bytes32,bytes32)")
-    static let nonces = ABI.selectorValue("nonces(address)")
-    static let domainSeparator = ABI.selectorValue("DOMAIN_SEPARATOR()")
-    static let increaseAllowance = ABI.selectorValue("increaseAllowance(address,uint256)")
-    static let decreaseAllowance = ABI.selectorValue("decreaseAllowance(address,uint256)")
-    static let deposit = ABI.selectorValue("deposit()")
-    static let withdraw = ABI.selectorValue("withdraw(uint256)")
+    static let transfer = ABISignature(literal: "transfer(address,uint256)")
+    static let transferFrom = ABISignature(literal: "transferFrom(address,address,uint256)")
+    static let approve = ABISignature(literal: "approve(address,uint256)")
+    static let balanceOf = ABISignature(literal: "balanceOf(address)")
+    static let allowance = ABISignature(literal: "allowance(address,address)")
+    static let totalSupply = ABISignature(literal: "totalSupply()")
+    static let decimals = ABISignature(literal: "decimals()")
+    static let symbol = ABISignature(literal: "symbol()")
+    static let name = ABISignature(literal: "name()")
+    static let permit = ABISignature(literal: "permit(address,address,uint256,uint256,uint8,bytes32,bytes32)")
+    static let nonces = ABISignature(literal: "nonces(address)")
+    static let domainSeparator = ABISignature(literal: "DOMAIN_SEPARATOR()")
+    static let increaseAllowance = ABISignature(literal: "increaseAllowance(address,uint256)")
+    static let decreaseAllowance = ABISignature(literal: "decreaseAllowance(address,uint256)")
+    static let deposit = ABISignature(literal: "deposit()")
+    static let withdraw = ABISignature(literal: "withdraw(uint256)")
 
     /// keccak256("Transfer(address,address,uint256)") and the other event topics.
     static let transferTopic = Keccak256.hash(utf8: "Transfer(address,address,uint256)")
@@ -55,66 +56,75 @@ struct TokenContract {
             m.charge(profile.overhead(.unknown))
             throw .revert([])
         }
-        let args = ABIArguments(calldata: data)
         let selector = ABI.selectorValue(data[0..<4])
-        let payable = profile == .weth9 && selector == Self.deposit
+        let payable = profile == .weth9 && selector == Self.deposit.selectorValue
         if !call.value.isZero && !payable && !(profile == .weth9 && !knows(selector)) {
             m.charge(profile.overhead(.unknown))
             throw .revert([])  // Solidity's callvalue check of a non-payable function
         }
         do {
             switch selector {
-            case Self.transfer:
+            case Self.transfer.selectorValue:
                 m.charge(profile.overhead(.transfer))
-                return try transfer(from: call.caller, to: args.address(0), amount: args.uint(1), in: &m)
-            case Self.transferFrom:
+                let a = try Self.arguments(Self.transfer, data)
+                return try transfer(from: call.caller, to: a[0].addressValue, amount: a[1].uintValue, in: &m)
+            case Self.transferFrom.selectorValue:
                 m.charge(profile.overhead(.transferFrom))
+                let a = try Self.arguments(Self.transferFrom, data)
                 return try transferFrom(
-                    spender: call.caller, from: args.address(0), to: args.address(1), amount: args.uint(2), in: &m)
-            case Self.approve:
+                    spender: call.caller, from: a[0].addressValue, to: a[1].addressValue, amount: a[2].uintValue, in: &m
+                )
+            case Self.approve.selectorValue:
                 m.charge(profile.overhead(.approve))
-                return try approve(owner: call.caller, spender: args.address(0), amount: args.uint(1), in: &m)
-            case Self.balanceOf:
+                let a = try Self.arguments(Self.approve, data)
+                return try approve(owner: call.caller, spender: a[0].addressValue, amount: a[1].uintValue, in: &m)
+            case Self.balanceOf.selectorValue:
                 m.charge(profile.overhead(.balanceRead))
-                return ABI.word(m.load(address, layout.balanceSlot(try args.address(0))))
-            case Self.allowance:
+                let a = try Self.arguments(Self.balanceOf, data)
+                return ABI.word(m.load(address, layout.balanceSlot(a[0].addressValue)))
+            case Self.allowance.selectorValue:
                 m.charge(profile.overhead(.balanceRead))
-                let slot = layout.allowanceSlot(owner: try args.address(0), spender: try args.address(1))
+                let a = try Self.arguments(Self.allowance, data)
+                let slot = layout.allowanceSlot(owner: a[0].addressValue, spender: a[1].addressValue)
                 return ABI.word(m.load(address, slot))
-            case Self.totalSupply:
+            case Self.totalSupply.selectorValue:
                 m.charge(profile.overhead(.totalSupply))
                 return ABI.word(totalSupply(in: &m))
-            case Self.decimals:
+            case Self.decimals.selectorValue:
                 m.charge(profile.overhead(.decimals))
                 return ABI.word(UInt64(token.decimals))
-            case Self.symbol:
+            case Self.symbol.selectorValue:
                 m.charge(profile.overhead(.metadata))
                 return ABI.string(token.symbol)
-            case Self.name:
+            case Self.name.selectorValue:
                 m.charge(profile.overhead(.metadata))
                 return ABI.string(token.name)
-            case Self.permit where profile.permitVersion != nil:
+            case Self.permit.selectorValue where profile.permitVersion != nil:
                 m.charge(profile.overhead(.permit))
-                return try permit(args, in: &m)
-            case Self.nonces where profile.permitVersion != nil:
+                return try permit(data, in: &m)
+            case Self.nonces.selectorValue where profile.permitVersion != nil:
                 m.charge(profile.overhead(.balanceRead))
-                return ABI.word(m.load(address, layout.nonceSlot(try args.address(0))!))
-            case Self.domainSeparator where profile.permitVersion != nil:
+                let a = try Self.arguments(Self.nonces, data)
+                return ABI.word(m.load(address, layout.nonceSlot(a[0].addressValue)!))
+            case Self.domainSeparator.selectorValue where profile.permitVersion != nil:
                 m.charge(profile.overhead(.domainSeparator))
                 return domainSeparator(chainID: m.environment.chainID)
-            case Self.increaseAllowance where profile.hasAllowanceAdjustment:
+            case Self.increaseAllowance.selectorValue where profile.hasAllowanceAdjustment:
                 m.charge(profile.overhead(.adjustAllowance))
+                let a = try Self.arguments(Self.increaseAllowance, data)
                 return try adjustAllowance(
-                    owner: call.caller, spender: args.address(0), by: args.uint(1), up: true, in: &m)
-            case Self.decreaseAllowance where profile.hasAllowanceAdjustment:
+                    owner: call.caller, spender: a[0].addressValue, by: a[1].uintValue, up: true, in: &m)
+            case Self.decreaseAllowance.selectorValue where profile.hasAllowanceAdjustment:
                 m.charge(profile.overhead(.adjustAllowance))
+                let a = try Self.arguments(Self.decreaseAllowance, data)
                 return try adjustAllowance(
-                    owner: call.caller, spender: args.address(0), by: args.uint(1), up: false, in: &m)
-            case Self.deposit where profile == .weth9:
+                    owner: call.caller, spender: a[0].addressValue, by: a[1].uintValue, up: false, in: &m)
+            case Self.deposit.selectorValue where profile == .weth9:
                 return try deposit(call, in: &m)
-            case Self.withdraw where profile == .weth9:
+            case Self.withdraw.selectorValue where profile == .weth9:
                 m.charge(profile.overhead(.withdraw))
-                return try withdraw(owner: call.caller, amount: args.uint(0), in: &m)
+                let a = try Self.arguments(Self.withdraw, data)
+                return try withdraw(owner: call.caller, amount: a[0].uintValue, in: &m)
             default:
                 if profile == .weth9 { return try deposit(call, in: &m) }
                 m.charge(profile.overhead(.unknown))
@@ -132,7 +142,14 @@ struct TokenContract {
             Self.transfer, Self.transferFrom, Self.approve, Self.balanceOf, Self.allowance, Self.totalSupply,
             Self.decimals,
             Self.symbol, Self.name, Self.withdraw,
-        ].contains(selector)
+        ].contains { $0.selectorValue == selector }
+    }
+
+    /// The arguments after the selector, read as a Solidity contract's decoder (coder v2) reads them: calldata too
+    /// short for the words, an address word with high bits set, a bool other than 0 or 1, or an offset or length
+    /// pointing outside the data fail (the contract reverts without data); extra trailing bytes are accepted.
+    static func arguments(_ function: ABISignature, _ data: [UInt8]) throws(ABIDecodingError) -> [ABIValue] {
+        try function.decodeArguments(data, options: .solidity)
     }
 
     func fail(_ failure: TokenFailure) -> Halt { .revert(failure.revertData(profile)) }
@@ -288,7 +305,7 @@ struct TokenContract {
 
     /// `permit(owner, spender, value, deadline, v, r, s)`: checks the deadline and the EIP-712 signature of
     /// `Permit(owner, spender, value, nonce, deadline)`, uses the nonce and sets the allowance.
-    mutating func permit(_ args: ABIArguments, in m: inout NativeMachine) throws(Halt) -> [UInt8] {
+    mutating func permit(_ data: [UInt8], in m: inout NativeMachine) throws(Halt) -> [UInt8] {
         let owner: Address
         let spender: Address
         let value: UInt256
@@ -297,13 +314,14 @@ struct TokenContract {
         let r: UInt256
         let s: UInt256
         do {
-            owner = try args.address(0)
-            spender = try args.address(1)
-            value = try args.uint(2)
-            deadline = try args.uint(3)
-            v = try args.uint8(4)
-            r = try args.uint(5)
-            s = try args.uint(6)
+            let a = try Self.arguments(Self.permit, data)
+            owner = a[0].addressValue
+            spender = a[1].addressValue
+            value = a[2].uintValue
+            deadline = a[3].uintValue
+            v = a[4].uint8Value
+            r = UInt256(bigEndian: a[5].bytesValue)!
+            s = UInt256(bigEndian: a[6].bytesValue)!
         } catch {
             throw .revert([])
         }
@@ -318,7 +336,7 @@ struct TokenContract {
         if profile == .fiatToken && v != 27 && v != 28 { throw fail(.invalidSignatureV) }
         m.charge(GasModel.ecrecover)
         guard v == 27 || v == 28,
-            let signer = try? MessageSignature(yParity: v - 27, r: r, s: s).recoverAddress(digest: digest)
+            let signer = try? EthereumSignature(yParity: v - 27, r: r, s: s).recoverAddress(digest: digest)
         else { throw fail(.invalidSignature) }
         if signer != owner { throw fail(.invalidSigner(signer: signer, owner: owner)) }
         m.store(address, nonceSlot, nonce &+ 1)

@@ -1,3 +1,4 @@
+import ABICoding
 import EthereumTypes
 
 /// The revert data of a token failure, in the profile's style: OpenZeppelin 5's custom errors

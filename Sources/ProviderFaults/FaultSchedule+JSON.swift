@@ -96,7 +96,13 @@ extension FaultSchedule {
             }
             seed = number
         }
-        let items = json["rules"]?.arrayValue ?? []
+        var items: [JSON] = []
+        if let rules = json["rules"], !rules.isNull {
+            guard let array = rules.arrayValue else {
+                throw FaultConfigurationError("rules: want an array of rule objects")
+            }
+            items = array
+        }
         guard items.count <= Self.maximumRules else {
             throw FaultConfigurationError("rules: at most \(Self.maximumRules), got \(items.count)")
         }

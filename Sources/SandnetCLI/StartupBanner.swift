@@ -124,7 +124,7 @@ enum StartupBanner {
             lines += [
                 "",
                 "ICP ledger    \(LedgerService.canisterID.text) on the IC HTTP interface at \(url) (fetch the root key;",
-                "              certificates are not BLS-signed). Faucet: POST \(url)/api/icp/claim {\"account\": \"…\"}",
+                "              certificates are BLS-signed). Faucet: POST \(url)/api/icp/claim {\"account\": \"…\"}",
                 "ICP dev identities (secp256k1, m/44'/223'/0'/0/i of the mnemonic)",
             ]
             for (i, identity) in icp.enumerated() {

@@ -187,6 +187,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
+    /// Answers a WebSocket upgrade request ``WebSocketUpgradeValidator`` refused, and closes the connection. Returns
+    /// false when an answer is already out.
+    func answerRefusedUpgrade(
+        _ context: ChannelHandlerContext, _ refusal: WebSocketUpgradeValidator.Refusal
+    ) -> Bool {
+        if case .closing = state { return false }
+        answer(context, status: refusal.status, extraHeaders: refusal.extraHeaders, text: refusal.reason)
+        return true
+    }
+
     /// Writes a plain-text answer on the wire, closes the output and discards input until the client closes (so
     /// the answer is not lost to a reset); the header timeout bounds the wait.
     private func answer(_ context: ChannelHandlerContext, status: String, extraHeaders: String = "", text: String) {
@@ -248,6 +258,11 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             try channel.pipeline.syncOperations.addHandler(HTTPParseErrorResponder())
+            // Between the request decoder and the upgrade handler: it sees the first request head before an upgrade.
+            let decoder = try channel.pipeline.syncOperations.handler(
+                type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(HTTPKeepAliveNormalizer(), position: .after(decoder))
+            try channel.pipeline.syncOperations.addHandler(WebSocketUpgradeValidator(), position: .after(decoder))
             return value
         }
     }

@@ -8,6 +8,7 @@ import ICPReplica
 import JSONCoding
 import JSONRPC
 import Logging
+import MarketData
 import NIOCore
 import ProviderFaults
 import ServiceLifecycle
@@ -20,8 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var port = 8545
     /// Largest request body (5 MB).
     public var maxRequestBytes = 5 << 20
-    /// Largest WebSocket message (and frame).
+    /// Largest WebSocket message (and frame), all its fragments together: a message over it closes with 1009.
     public var maxWebSocketMessageBytes = 5 << 20
+    /// Most frames in one WebSocket message: one more closes with 1009.
+    public var maxWebSocketFragments = 4_096
     public var cors = true
     /// Open connections at most (HTTP and WebSocket); one more is answered 503 and closed. Below macOS's default of
     /// 256 file descriptors per process, with room for the data directory's files.
@@ -47,6 +50,8 @@ public struct ServerConfiguration: Sendable {
     /// Provider faults injected on the JSON-RPC paths from the start (README, "Provider faults"); changed at run
     /// time with `sandnet_setFaults`. Empty: none.
     public var faults = FaultSchedule()
+    /// The market simulator served under `/coingecko/api/v3/` and `/coinbase/` (README, "Markets"); nil: none.
+    public var market: MarketConfiguration? = MarketConfiguration()
 
     public init() {}
 }
@@ -66,6 +71,8 @@ public final class NodeServer: Sendable {
     let boundPort = PortState()
     /// The open connections (``ConnectionGuard`` counts them).
     let connections = ConnectionCounter()
+    /// The live `eth_subscribe` subscriptions of all WebSocket connections.
+    let subscriptions = SubscriptionGauge()
     let portReady = AsyncStream<Int>.makeStream()
     /// Where calls into the node run (started and stopped by ``run(handleSignals:)``).
     let executor: NodeExecutor
@@ -93,6 +100,9 @@ public final class NodeServer: Sendable {
 
     /// Connections open right now.
     public var openConnections: Int { connections.open.load(ordering: .relaxed) }
+
+    /// `eth_subscribe` subscriptions live right now, over all WebSocket connections.
+    public var webSocketSubscriptions: Int { subscriptions.live.load(ordering: .relaxed) }
 
     /// The port actually bound (after ``run()`` has started listening).
     public var port: Int? { boundPort.value.withLock { $0 } }
@@ -177,17 +187,20 @@ public final class NodeServer: Sendable {
         }
         router.get("/api/info") { _, _ in Self.json(node.faucet.info.bytes, status: .ok) }
         if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
+        if let market = configuration.market { addMarketRoutes(to: router, market: market) }
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucet.info))))
         }
         let wsLimit = configuration.maxWebSocketMessageBytes
+        let wsFragments = configuration.maxWebSocketFragments
         let queueLimits = OutboundQueue.Limits(
             replyLimit: configuration.webSocketQueueLimit, replyByteLimit: configuration.webSocketQueueBytes,
             notificationLimit: configuration.webSocketQueueLimit)
         let logger = self.logger
         let faults = self.faults
+        let gauge = subscriptions
         for path in ["/", "/ws"] {
             router.ws(RouterPath(path)) { request, _ in
                 request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
@@ -198,8 +211,10 @@ public final class NodeServer: Sendable {
                     logger: logger, client: client)
                 session.faults = faults
                 session.path = path
+                session.gauge = gauge
                 try await session.run(
-                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, channel: context.requestContext.channel)
+                    inbound: inbound, outbound: outbound, maxMessage: wsLimit, maxFragments: wsFragments,
+                    channel: context.requestContext.channel)
             }
         }
         let boundPort = self.boundPort
@@ -274,7 +289,10 @@ public final class NodeServer: Sendable {
     public func run(handleSignals: Bool = true) async throws {
         executor.start()
         let app = buildApplication()
-        let miner = MiningService(node: node, executor: executor)
+        node.failures.setHandler { [logger] failure in
+            logger.error("ethereum node: \(failure); the chain keeps its last good state")
+        }
+        let miner = MiningService(node: node, executor: executor, logger: logger)
         var groupConfiguration = ServiceGroupConfiguration(
             services: [
                 .init(service: app), .init(service: miner), .init(service: StopFlagService(stopping: stopping)),
@@ -310,6 +328,8 @@ public final class NodeServer: Sendable {
 struct MiningService: Service {
     let node: SandnetNode
     let executor: NodeExecutor
+    /// Where a tick that could not run is logged (the node reports its own failures through `node.failures`).
+    let logger: Logger
 
     func run() async throws {
         while !Task.isCancelledOrShuttingDown {
@@ -317,7 +337,13 @@ struct MiningService: Service {
             let timed =
                 node.miningMode != .manual
                 && (node.miningMode != .automatic || node.configuration.emptyBlockInterval != nil)
-            if timed { _ = try? await executor.run { [node] in node.tick() } }
+            if timed {
+                do {
+                    _ = try await executor.run { [node] in node.tick() }
+                } catch {
+                    logger.error("block timer: the tick could not run on the node's executor: \(error)")
+                }
+            }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -104,6 +104,10 @@ public struct ProviderFaultMiddleware<Context: RemoteAddressRequestContext>: Rou
         guard calls.contains(where: { $0.method != nil }) else { return try await next(request, context) }
         let exempt = calls.map { $0.method.map(FaultController.exempt.contains) ?? false }
         if !calls.isEmpty, exempt.allSatisfy({ $0 }) { return try await next(request, context) }
+        if batch, exempt.contains(true), case .array(let items)? = try? JSON.parse(bytes), items.count == calls.count {
+            return try await mixedBatch(
+                items, calls: calls, exempt: exempt, request: request, context: context, next: next)
+        }
         guard
             let decision = controller.decide(
                 path: request.uri.path, client: context.remoteAddress?.ipAddress, calls: calls, batch: batch)
@@ -133,6 +137,64 @@ public struct ProviderFaultMiddleware<Context: RemoteAddressRequestContext>: Rou
         }
         return Self.response(
             FaultResponse(status: 200, headers: [("Content-Type", "application/json")], body: JSON.array(merged).bytes))
+    }
+
+    /// A batch holding fault methods and other calls (issue 38: the whole batch got the fault's error page and the
+    /// fault method did not run). The fault methods run first, never faulted; the other calls then meet the schedule
+    /// as those methods left it: served, replaced in part, or answered whole in the fault's own shape.
+    func mixedBatch(
+        _ items: [JSON], calls: [FaultSchedule.Call], exempt: [Bool], request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var answers: [Int: JSON] = [:]
+        let first = items.indices.filter { exempt[$0] }
+        try await Self.serve(first, of: items, into: &answers, request: request, context: context, next: next)
+        let rest = items.indices.filter { !exempt[$0] }
+        if let decision = controller.decide(
+            path: request.uri.path, client: context.remoteAddress?.ipAddress, calls: rest.map { calls[$0] },
+            batch: true)
+        {
+            if decision.delay > .zero { try await controller.sleeper(decision.delay) }
+            if let response = decision.response { return Self.response(response) }
+            var kept: [Int] = []
+            for (position, index) in rest.enumerated() {
+                if let replacement = decision.replaced[position] {
+                    answers[index] = replacement
+                } else {
+                    kept.append(index)
+                }
+            }
+            try await Self.serve(kept, of: items, into: &answers, request: request, context: context, next: next)
+        } else {
+            try await Self.serve(rest, of: items, into: &answers, request: request, context: context, next: next)
+        }
+        let merged = items.indices.compactMap { answers[$0] }
+        return Self.response(
+            FaultResponse(status: 200, headers: [("Content-Type", "application/json")], body: JSON.array(merged).bytes))
+    }
+
+    /// Serves `indices` of a batch as one batch and files each answer under its call's index (matched by id, in
+    /// order; notifications get none).
+    static func serve(
+        _ indices: [Int], of items: [JSON], into answers: inout [Int: JSON], request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws {
+        guard !indices.isEmpty else { return }
+        var request = request
+        request.body = .init(buffer: ByteBuffer(bytes: JSON.array(indices.map { items[$0] }).bytes))
+        let served = try await next(request, context)
+        let collector = BodyCollector()
+        try await served.body.write(CollectingWriter(collector: collector))
+        var byID: [JSON: [JSON]] = [:]
+        for answer in (try? JSON.parse(collector.bytes))?.arrayValue ?? [] {
+            byID[answer["id"] ?? .null, default: []].append(answer)
+        }
+        for index in indices {
+            if let id = items[index]["id"], var list = byID[id], !list.isEmpty {
+                answers[index] = list.removeFirst()
+                byID[id] = list
+            }
+        }
     }
 
     static func response(_ fault: FaultResponse) -> Response {

@@ -32,28 +32,37 @@ struct WebSocketSession {
     /// Provider faults (`websocket-disconnect`) and the path the connection was upgraded at.
     var faults: FaultController?
     var path = "/"
+    /// Counts the subscriptions of every connection.
+    var gauge = SubscriptionGauge()
 
     /// How long a connection closing for a slow reader may take to deliver its close frame before it is cut.
     static let closeGrace: Duration = .seconds(15)
 
     private enum Outcome: Sendable { case writerDone, readerDone, graceExpired }
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, maxMessage: Int, channel: any Channel)
-        async throws
-    {
+    func run(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, maxMessage: Int, maxFragments: Int,
+        channel: any Channel
+    ) async throws {
         let queue = OutboundQueue(limits: limits)
-        let state = SessionState()
+        let state = SessionState(gauge: gauge)
         let overlay = Self.subscriptionMethods(state)
         let notificationLimit = limits.notificationLimit
         let subscription = node.events.subscribe { event in
-            for text in state.notifications(for: event, lookup: { node.transaction(hash: $0)?.transaction }) {
+            for text in state.notifications(for: event, lookup: { node.chain.transaction(hash: $0)?.transaction }) {
                 queue.pushNotification(
                     text,
                     closeReason:
                         "client too slow: more than \(notificationLimit) notifications queued (--ws-queue-limit)")
             }
         }
-        defer { subscription.cancel() }
+        // A dead or closing connection gives its subscriptions back at once (issue 38: a reset socket's were kept
+        // and fed), not after the close handshake.
+        let release: @Sendable () -> Void = {
+            subscription.cancel()
+            state.removeAll()
+        }
+        defer { release() }
         let dispatcher = self.dispatcher
         let executor = self.executor
         let quick = self.quick
@@ -61,6 +70,9 @@ struct WebSocketSession {
         let faults = self.faults
         let path = self.path
         try await withThrowingTaskGroup(of: Outcome.self) { group in
+            // Also when a task throws (a reset socket): the writer and a reply waiting for room are woken, so the
+            // group can end.
+            defer { queue.finish() }
             group.addTask {
                 while true {
                     switch await queue.next() {
@@ -75,11 +87,20 @@ struct WebSocketSession {
                 }
             }
             group.addTask {
-                for try await message in inbound.messages(maxSize: maxMessage) {
+                defer { release() }
+                var assembler = WebSocketMessageAssembler(maxBytes: maxMessage, maxFragments: maxFragments)
+                for try await frame in inbound {
                     let bytes: [UInt8]
-                    switch message {
-                    case .text(let text): bytes = Array(text.utf8)
-                    case .binary(let buffer): bytes = Array(buffer: buffer)
+                    switch assembler.take(frame) {
+                    case .more: continue
+                    case .message(_, let buffer): bytes = Array(buffer: buffer)
+                    case .fail(let code, let reason):
+                        switch code {
+                        case .protocolError: try await outbound.close(.protocolError, reason: reason)
+                        case .invalidData: try await outbound.close(.dataInconsistentWithMessage, reason: reason)
+                        case .messageTooLarge: try await outbound.close(.messageTooLarge, reason: reason)
+                        }
+                        return .readerDone
                     }
                     if let faults, faults.severs(path: path, client: client.address, message: bytes) {
                         channel.close(promise: nil)  // severed: no reply, no close frame
@@ -120,7 +141,6 @@ struct WebSocketSession {
                     }
                 }
             }
-            queue.finish()
             group.cancelAll()
         }
     }
@@ -159,24 +179,44 @@ struct WebSocketSession {
     }
 }
 
+/// The live subscriptions of every WebSocket connection of a server (``NodeServer/webSocketSubscriptions``).
+final class SubscriptionGauge: Sendable {
+    let live = Atomic<Int>(0)
+}
+
 /// Per-connection subscription table, shared by the reader (eth_subscribe) and the event handler.
 final class SessionState: Sendable {
     private let subscriptions = Mutex<[(id: String, topic: SubscriptionTopic)]>([])
     private let counter = Atomic<UInt64>(1)
+    private let gauge: SubscriptionGauge
+
+    init(gauge: SubscriptionGauge = SubscriptionGauge()) { self.gauge = gauge }
 
     func add(_ topic: SubscriptionTopic) -> String {
         let n = counter.add(1, ordering: .relaxed).oldValue
         let id = "0x" + String(n &* 0x9e37_79b9_7f4a_7c15, radix: 16)
         subscriptions.withLock { $0.append((id, topic)) }
+        gauge.live.add(1, ordering: .relaxed)
         return id
     }
 
     func remove(_ id: String) -> Bool {
-        subscriptions.withLock { list in
+        let removed = subscriptions.withLock { list in
             guard let index = list.firstIndex(where: { $0.id == id }) else { return false }
             list.remove(at: index)
             return true
         }
+        if removed { gauge.live.subtract(1, ordering: .relaxed) }
+        return removed
+    }
+
+    /// Drops every subscription (the connection is gone).
+    func removeAll() {
+        let count = subscriptions.withLock { list in
+            defer { list = [] }
+            return list.count
+        }
+        gauge.live.subtract(count, ordering: .relaxed)
     }
 
     /// The notifications `event` causes, in subscription order. `lookup` finds a pending transaction for full

@@ -1,5 +1,6 @@
 import JSONCoding
 import JSONRPC
+import JUnitReporting
 
 /// Reports of a suite run: counts, JUnit XML for CI dashboards, JSON for tools.
 public struct ScenarioReport: Sendable {
@@ -21,33 +22,26 @@ public struct ScenarioReport: Sendable {
     public var summary: String { "\(passed) passed, \(failed) failed, \(skipped) skipped" }
 
     /// JUnit XML: one `<testcase>` per scenario, `<failure>` with the step, expected and actual,
-    /// `<skipped>` with the reason.
+    /// `<skipped>` with the reason (written by ``JUnitDocument``).
     public var junitXML: String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let time = Self.seconds(seconds)
-        out +=
-            "<testsuites name=\"sandnet scenarios\" tests=\"\(results.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(time)\">\n"
-        out +=
-            "  <testsuite name=\"scenarios\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(time)\">\n"
-        out += "    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>\n"
-        for result in results {
-            out +=
-                "    <testcase name=\"\(Self.xml(result.name))\" classname=\"\(Self.xml(result.file))\" time=\"\(Self.seconds(result.seconds))\""
+        let cases = results.map { result in
+            let outcome: JUnitDocument.Case.Outcome
             switch result.status {
-            case .passed, .notRun:
-                out += "/>\n"
+            case .passed, .notRun: outcome = .passed
             case .failed:
                 let step = result.failedStep
                 let headline =
                     step.map { "\($0.title): \($0.failures.first?.message ?? "failed")" } ?? result.message ?? "failed"
-                out +=
-                    ">\n      <failure message=\"\(Self.xml(headline))\">\(Self.xml(result.failureReport))</failure>\n    </testcase>\n"
-            case .skipped:
-                out += ">\n      <skipped message=\"\(Self.xml(result.message ?? "skipped"))\"/>\n    </testcase>\n"
+                outcome = .failed(message: headline, detail: result.failureReport)
+            case .skipped: outcome = .skipped(reason: result.message ?? "skipped")
             }
+            return JUnitDocument.Case(
+                name: result.name, classname: result.file, time: Self.seconds(result.seconds), outcome: outcome)
         }
-        out += "  </testsuite>\n</testsuites>\n"
-        return out
+        let time = Self.seconds(seconds)
+        let suite = JUnitDocument.Suite(
+            name: "scenarios", properties: [("seed", String(seed))], cases: cases, time: time)
+        return JUnitDocument(name: "sandnet scenarios", suites: [suite], time: time).xml
     }
 
     /// The whole run as JSON.
@@ -102,21 +96,5 @@ public struct ScenarioReport: Sendable {
         let millis = Int((value * 1000).rounded())
         let fraction = String(millis % 1000)
         return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-
-    static func xml(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -1,8 +1,8 @@
+import ABICoding
 import ByteCoding
 import EthereumRPC
 import EthereumTypes
 import JSONCoding
-import KeccakHashing
 import Yams
 
 /// `subscribe:` — what a wallet's live view listens to (`eth_subscribe`); the step's id names the subscription.
@@ -183,7 +183,7 @@ extension ScenarioExecution {
     func topic(_ template: Template) throws -> String {
         let text = try resolve(template)
         if let signature = SubscriptionCheck.eventTopics[text] {
-            return Hex.encodePrefixed(Keccak256.hash(Array(signature.utf8)))
+            return Hex.encodePrefixed(ABI.eventTopic(signature))
         }
         if let account = accounts[text] { return Self.paddedTopic(account.address) }
         if let address = try? Address(parsing: text) { return Self.paddedTopic(address) }
@@ -191,7 +191,7 @@ extension ScenarioExecution {
     }
 
     static func paddedTopic(_ address: Address) -> String {
-        "0x" + String(repeating: "0", count: 24) + address.description.dropFirst(2).lowercased()
+        Hex.encodePrefixed(ABI.word(address))
     }
 
     func checkSubscription(_ check: SubscriptionCheck) async throws {

@@ -1,8 +1,8 @@
+import ABICoding
 import ByteCoding
 import EthereumTransactions
 import EthereumTypes
 import JSONCoding
-import KeccakHashing
 import NativeContracts
 import Yams
 
@@ -113,16 +113,16 @@ extension ScenarioExecution {
 
     /// `balanceOf(holder)` through `eth_call`.
     func tokenBalance(_ token: Address, of holder: Address) async throws -> UInt256 {
-        let data =
-            Array(Keccak256.hash(utf8: "balanceOf(address)")[0..<4]) + [UInt8](repeating: 0, count: 12) + holder.bytes
+        let balanceOf = ERC20Call.balanceOf(owner: holder)
+        let data = balanceOf.encoded()
         let result = try await call(
             "eth_call",
             [
                 .object([("to", .string(token.lowercased)), ("data", .string(Hex.encodePrefixed(data)))]),
                 .string("latest"),
             ])
-        guard let text = result.stringValue, let bytes = try? Hex.decodePrefixed(text), bytes.count == 32,
-            let value = UInt256(bigEndian: bytes)
+        guard let text = result.stringValue, let bytes = try? Hex.decodePrefixed(text),
+            let value = try? balanceOf.function.decodeOutput(bytes)[0].uintValue
         else { throw StepFailure("balanceOf at \(token.checksummed) did not answer one word") }
         return value
     }
@@ -175,8 +175,7 @@ extension ScenarioExecution {
     func permitCalldata(_ spec: TokenStepSpec, token: Address, amount: UInt256) async throws -> [UInt8] {
         let owner = try account(spec.owner ?? spec.from)
         let spender = try party(spec.spender)
-        func read(_ signature: String, _ argument: [UInt8] = []) async throws -> [UInt8] {
-            let data = Array(Keccak256.hash(utf8: signature)[0..<4]) + argument
+        func read(_ data: [UInt8]) async throws -> [UInt8] {
             let result = try await call(
                 "eth_call",
                 [
@@ -185,9 +184,11 @@ extension ScenarioExecution {
                 ])
             return try Hex.decodePrefixed(result.stringValue ?? "0x")
         }
-        let name = try ERC20ReturnValue.decodeString(try await read("name()"))
-        let nonceWord = try await read("nonces(address)", [UInt8](repeating: 0, count: 12) + owner.address.bytes)
-        guard let nonce = UInt256(bigEndian: nonceWord) else { throw StepFailure("nonces() did not answer a word") }
+        let name = try ERC20ReturnValue.decodeString(try await read(ERC20Call.name.encoded()))
+        let nonceWord = try await read(try Self.nonces.encodeCall([.address(owner.address)]))
+        guard let nonce = try? Self.nonces.decodeOutput(nonceWord)[0].uintValue else {
+            throw StepFailure("nonces() did not answer a word")
+        }
         let head = try await call("eth_getBlockByNumber", [.string("latest"), .bool(false)])
         guard let ts = head["timestamp"]?.stringValue, let timestamp = UInt64(ts.dropFirst(2), radix: 16) else {
             throw StepFailure("the latest block has no timestamp")
@@ -218,11 +219,13 @@ extension ScenarioExecution {
                 ]),
             ], primaryType: "Permit", domain: domain, message: message)
         let signature = try typed.sign(privateKey: owner.privateKey)
-        let selector = Array(
-            Keccak256.hash(utf8: "permit(address,address,uint256,uint256,uint8,bytes32,bytes32)")[0..<4])
-        return selector + [UInt8](repeating: 0, count: 12) + owner.address.bytes + [UInt8](repeating: 0, count: 12)
-            + spender.bytes + amount.bigEndianBytes + deadline.bigEndianBytes
-            + UInt256(UInt64(signature.v)).bigEndianBytes
-            + signature.r.bigEndianBytes + signature.s.bigEndianBytes
+        return try Self.permit.encodeCall([
+            .address(owner.address), .address(spender), .uint(amount), .uint(deadline),
+            .uint(UInt256(UInt64(signature.v))),
+            .fixedBytes(signature.r.bigEndianBytes), .fixedBytes(signature.s.bigEndianBytes),
+        ])
     }
+
+    static let nonces = ABISignature(literal: "nonces(address)(uint256)")
+    static let permit = ABISignature(literal: "permit(address,address,uint256,uint256,uint8,bytes32,bytes32)")
 }

@@ -55,11 +55,12 @@ public struct Keystore: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``KeystoreError/invalidPrivateKey``, ``KeystoreError/invalidKDFParameters(_:)``.
     public static func encrypt(
         privateKey: [UInt8], password: [UInt8], kdf: KeystoreKDF = .defaultScrypt(), iv: [UInt8]? = nil,
-        id: String? = nil, cipher: KeystoreCipher = .aes128CTR
+        id: String? = nil, cipher: KeystoreCipher = .aes128CTR,
+        maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
     ) throws(KeystoreError) -> Keystore {
         guard let address = Self.address(of: privateKey) else { throw .invalidPrivateKey }
         let crypto = try KeystoreCrypto.encrypt(
-            privateKey: privateKey, password: password, kdf: kdf, iv: iv, cipher: cipher)
+            privateKey: privateKey, password: password, kdf: kdf, iv: iv, cipher: cipher, maxKDFWork: maxKDFWork)
         return Keystore(id: id ?? UUID().uuidString.lowercased(), address: address, crypto: crypto)
     }
 
@@ -86,8 +87,11 @@ public struct Keystore: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``KeystoreError/macMismatch`` for a wrong password or a tampered file (never a wrong key),
     ///   ``KeystoreError/invalidKDFParameters(_:)``, ``KeystoreError/invalidPrivateKey``,
     ///   ``KeystoreError/addressMismatch(expected:actual:)`` when the recorded address disagrees.
-    public func decrypt(password: [UInt8]) throws(KeystoreError) -> [UInt8] {
-        let privateKey = try crypto.decrypt(password: password)
+    public func decrypt(password: [UInt8], maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork)
+        throws(KeystoreError)
+        -> [UInt8]
+    {
+        let privateKey = try crypto.decrypt(password: password, maxKDFWork: maxKDFWork)
         guard let actual = Self.address(of: privateKey) else { throw .invalidPrivateKey }
         if let address, address != actual {
             throw .addressMismatch(expected: address.lowercased, actual: actual.lowercased)
@@ -103,24 +107,28 @@ public struct Keystore: Sendable, Equatable, CustomStringConvertible {
     /// Re-encrypts the same key under `newPassword` with a fresh salt and IV, keeping the id and address.
     /// - Parameter kdf: the new KDF; by default the current one with a fresh salt.
     /// - Throws: as ``decrypt(password:)`` for the old password.
-    public func changingPassword(from oldPassword: [UInt8], to newPassword: [UInt8], kdf: KeystoreKDF? = nil)
-        throws(KeystoreError) -> Keystore
-    {
-        let privateKey = try decrypt(password: oldPassword)
+    public func changingPassword(
+        from oldPassword: [UInt8], to newPassword: [UInt8], kdf: KeystoreKDF? = nil,
+        maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
+    ) throws(KeystoreError) -> Keystore {
+        let privateKey = try decrypt(password: oldPassword, maxKDFWork: maxKDFWork)
         return try Self.encrypt(
-            privateKey: privateKey, password: newPassword, kdf: kdf ?? self.kdf.withFreshSalt(), id: id, cipher: cipher)
+            privateKey: privateKey, password: newPassword, kdf: kdf ?? self.kdf.withFreshSalt(), id: id, cipher: cipher,
+            maxKDFWork: maxKDFWork)
     }
 
     /// Re-encrypts the same key with `cipher` under the same password, with a fresh salt and IV, keeping the id and
     /// address (e.g. a web3swift `aes-128-cbc` file to the `aes-128-ctr` every wallet reads).
     /// - Parameter kdf: the new KDF; by default the current one with a fresh salt.
     /// - Throws: as ``decrypt(password:)``.
-    public func converting(to cipher: KeystoreCipher, password: [UInt8], kdf: KeystoreKDF? = nil)
-        throws(KeystoreError) -> Keystore
-    {
-        let privateKey = try decrypt(password: password)
+    public func converting(
+        to cipher: KeystoreCipher, password: [UInt8], kdf: KeystoreKDF? = nil,
+        maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
+    ) throws(KeystoreError) -> Keystore {
+        let privateKey = try decrypt(password: password, maxKDFWork: maxKDFWork)
         return try Self.encrypt(
-            privateKey: privateKey, password: password, kdf: kdf ?? self.kdf.withFreshSalt(), id: id, cipher: cipher)
+            privateKey: privateKey, password: password, kdf: kdf ?? self.kdf.withFreshSalt(), id: id, cipher: cipher,
+            maxKDFWork: maxKDFWork)
     }
 
     // MARK: Primitives

@@ -33,12 +33,12 @@ public struct KeystoreCrypto: Sendable, Equatable, CustomStringConvertible {
     ///   ``KeystoreError/invalidField(_:reason:)`` for an IV that is not 16 bytes.
     public static func encrypt(
         privateKey: [UInt8], password: [UInt8], kdf: KeystoreKDF, iv: [UInt8]? = nil,
-        cipher: KeystoreCipher = .aes128CTR
+        cipher: KeystoreCipher = .aes128CTR, maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
     ) throws(KeystoreError) -> KeystoreCrypto {
         guard privateKey.count == 32, Secp256k1.isValidPrivateKey(privateKey) else { throw .invalidPrivateKey }
         let iv = iv ?? SecureRandom.bytes(16)
         guard iv.count == 16 else { throw .invalidField("iv", reason: "must be 16 bytes, got \(iv.count)") }
-        let derived = try kdf.deriveKey(password: password)
+        let derived = try kdf.deriveKey(password: password, maxScryptWork: maxKDFWork)
         let ciphertext: [UInt8]
         do {
             switch cipher {
@@ -62,7 +62,10 @@ public struct KeystoreCrypto: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``KeystoreError/macMismatch`` for a wrong password or a tampered file,
     ///   ``KeystoreError/invalidKDFParameters(_:)``, ``KeystoreError/invalidField(_:reason:)`` (IV, CBC length or
     ///   padding), ``KeystoreError/invalidPrivateKey``.
-    public func decrypt(password: [UInt8]) throws(KeystoreError) -> [UInt8] {
+    /// - Parameter maxKDFWork: the most scrypt work N·r·p to do (``KeystoreKDF/defaultMaximumScryptWork``).
+    public func decrypt(password: [UInt8], maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork)
+        throws(KeystoreError) -> [UInt8]
+    {
         guard iv.count == 16 else { throw .invalidField("crypto.cipherparams.iv", reason: "must be 16 bytes") }
         if cipher == .aes128CBC {
             guard ciphertext.count >= 32, ciphertext.count % 16 == 0 else {
@@ -72,7 +75,7 @@ public struct KeystoreCrypto: Sendable, Equatable, CustomStringConvertible {
                         + "got \(ciphertext.count)")
             }
         }
-        let derived = try kdf.deriveKey(password: password)
+        let derived = try kdf.deriveKey(password: password, maxScryptWork: maxKDFWork)
         guard constantTimeEqual(Self.mac(derivedKey: derived, ciphertext: ciphertext), mac) else {
             throw .macMismatch
         }

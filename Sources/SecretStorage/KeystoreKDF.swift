@@ -11,6 +11,11 @@ public enum KeystoreKDF: Sendable, Equatable, CustomStringConvertible {
     /// Most PBKDF2 iterations accepted from a file (about a minute of work), so a hostile file cannot hang us.
     public static let maximumIterations = 1 << 24
 
+    /// Most scrypt work N·r·p accepted by default: 2^25, 16 times geth's standard n=2^18 r=8 p=1 (about a second), so
+    /// every keystore in the wild passes while parameters inside the memory limit but minutes of work
+    /// (n=2^14 r=8 p=2^12) are refused before any work. Callers may allow more (`sandnet keystore --max-kdf-work`).
+    public static let defaultMaximumScryptWork: UInt64 = 1 << 25
+
     /// The default for new keystores: scrypt n=262144 r=8 p=1, 32-byte key, 32 random salt bytes (geth's
     /// "standard" parameters).
     public static func defaultScrypt() -> KeystoreKDF {
@@ -50,14 +55,15 @@ public enum KeystoreKDF: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Derives the key from `password`.
-    func deriveKey(password: [UInt8]) throws(KeystoreError) -> [UInt8] {
+    /// Derives the key from `password`, refusing scrypt parameters whose work N·r·p is over `maxScryptWork` at once.
+    func deriveKey(password: [UInt8], maxScryptWork: UInt64) throws(KeystoreError) -> [UInt8] {
         guard keyLength >= 32, keyLength <= 1024 else {
             throw .invalidKDFParameters("dklen must be 32 to 1024 bytes, got \(keyLength)")
         }
         do {
             switch self {
             case .scrypt(let n, let r, let p, let keyLength, let salt):
+                try Self.checkScryptWork(n: n, r: r, p: p, limit: maxScryptWork)
                 return try KeyDerivation.scrypt(password: password, salt: salt, n: n, r: r, p: p, keyLength: keyLength)
             case .pbkdf2(let iterations, let keyLength, let salt):
                 guard iterations >= 1, iterations <= Self.maximumIterations else {
@@ -69,5 +75,15 @@ public enum KeystoreKDF: Sendable, Equatable, CustomStringConvertible {
         } catch {
             throw .invalidKDFParameters("\(error)")
         }
+    }
+
+    /// N·r·p within `limit` (checked arithmetic: the values come from a file).
+    static func checkScryptWork(n: UInt64, r: UInt32, p: UInt32, limit: UInt64) throws(KeyDerivation.ParameterError) {
+        let (nr, nrOverflow) = n.multipliedReportingOverflow(by: UInt64(r))
+        let (work, workOverflow) = nr.multipliedReportingOverflow(by: UInt64(p))
+        guard nrOverflow || workOverflow || work > limit else { return }
+        let amount = nrOverflow || workOverflow ? "over 2^64" : "\(work)"
+        let power = limit > 0 && limit & (limit - 1) == 0 ? " (2^\(limit.trailingZeroBitCount))" : ""
+        throw .invalid("work N·r·p = \(amount) is over the limit of \(limit)\(power)")
     }
 }

@@ -37,7 +37,7 @@ public struct KlaytnKeystore: Sendable, Equatable, CustomStringConvertible {
     public static func encrypt(
         keys: KlaytnKeyring<[UInt8]>, address: Address? = nil, password: [UInt8],
         kdf: KeystoreKDF = .klaytnDefault(),
-        id: String? = nil
+        id: String? = nil, maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
     ) throws(KeystoreError) -> KlaytnKeystore {
         try keys.validate()
         guard let owner = address ?? keys.allKeys.first.flatMap(Keystore.address(of:)) else {
@@ -47,7 +47,7 @@ public struct KlaytnKeystore: Sendable, Equatable, CustomStringConvertible {
         let keyring = try keys.map { (key: [UInt8]) throws(KeystoreError) -> KeystoreCrypto in
             defer { first = false }
             return try KeystoreCrypto.encrypt(
-                privateKey: key, password: password, kdf: first ? kdf : kdf.withFreshSalt())
+                privateKey: key, password: password, kdf: first ? kdf : kdf.withFreshSalt(), maxKDFWork: maxKDFWork)
         }
         return KlaytnKeystore(id: id ?? UUID().uuidString.lowercased(), address: owner, keyring: keyring)
     }
@@ -55,9 +55,11 @@ public struct KlaytnKeystore: Sendable, Equatable, CustomStringConvertible {
     /// Decrypts every key.
     /// - Returns: the 32-byte private keys in the keyring's shape.
     /// - Throws: as ``KeystoreCrypto/decrypt(password:)`` for the first key that fails.
-    public func decrypt(password: [UInt8]) throws(KeystoreError) -> KlaytnKeyring<[UInt8]> {
+    public func decrypt(password: [UInt8], maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork)
+        throws(KeystoreError) -> KlaytnKeyring<[UInt8]>
+    {
         try keyring.map { (crypto: KeystoreCrypto) throws(KeystoreError) -> [UInt8] in
-            try crypto.decrypt(password: password)
+            try crypto.decrypt(password: password, maxKDFWork: maxKDFWork)
         }
     }
 
@@ -70,14 +72,15 @@ public struct KlaytnKeystore: Sendable, Equatable, CustomStringConvertible {
     /// keyring's shape and each key's cipher.
     /// - Parameter kdf: the new KDF for every key; by default each key's current one with a fresh salt.
     /// - Throws: as ``decrypt(password:)`` for the old password, for the first key that fails.
-    public func changingPassword(from oldPassword: [UInt8], to newPassword: [UInt8], kdf: KeystoreKDF? = nil)
-        throws(KeystoreError) -> KlaytnKeystore
-    {
+    public func changingPassword(
+        from oldPassword: [UInt8], to newPassword: [UInt8], kdf: KeystoreKDF? = nil,
+        maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
+    ) throws(KeystoreError) -> KlaytnKeystore {
         let changed = try keyring.map { (crypto: KeystoreCrypto) throws(KeystoreError) -> KeystoreCrypto in
-            let key = try crypto.decrypt(password: oldPassword)
+            let key = try crypto.decrypt(password: oldPassword, maxKDFWork: maxKDFWork)
             return try KeystoreCrypto.encrypt(
                 privateKey: key, password: newPassword, kdf: kdf?.withFreshSalt() ?? crypto.kdf.withFreshSalt(),
-                cipher: crypto.cipher)
+                cipher: crypto.cipher, maxKDFWork: maxKDFWork)
         }
         return KlaytnKeystore(id: id, address: address, keyring: changed)
     }

@@ -230,4 +230,35 @@ import Testing
         #expect(wrong.stderr == "Error: MAC mismatch: wrong password or corrupted keystore\n")
         #expect(try SandnetProcess.run(["keystore", "inspect", file]).stdout == inspect)
     }
+
+    /// Issue 38: scrypt parameters inside the memory limit but minutes of work are refused at once, naming the limit;
+    /// `--max-kdf-work` sets the limit (here lowered, so a cheap file stands in for an expensive one).
+    @Test func scryptWorkIsBoundedAndTheFlagSetsTheBound() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-ks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["PW": "pw"]
+        let hostile = try SandnetProcess.run(
+            [
+                "keystore", "new", dir.appendingPathComponent("hostile.json").path, "--kdf", "scrypt", "--scrypt-n",
+                "16384", "--scrypt-r", "8", "--scrypt-p", "4096", "--password-env", "PW",
+            ], environment: env)
+        #expect(hostile.status != 0)
+        #expect(hostile.stderr.contains("work N·r·p = 536870912 is over the limit of 33554432 (2^25)"), "\(hostile)")
+
+        let file = dir.appendingPathComponent("key.json").path
+        let created = try SandnetProcess.run(
+            [
+                "keystore", "new", file, "--kdf", "scrypt", "--scrypt-n", "1024", "--scrypt-r", "8", "--scrypt-p", "2",
+                "--password-env", "PW",
+            ], environment: env)
+        #expect(created.status == 0, "\(created.stderr)")
+        let refused = try SandnetProcess.run(
+            ["keystore", "decrypt", file, "--password-env", "PW", "--max-kdf-work", "16383"], environment: env)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("work N·r·p = 16384 is over the limit of 16383"), "\(refused.stderr)")
+        let allowed = try SandnetProcess.run(
+            ["keystore", "decrypt", file, "--password-env", "PW", "--max-kdf-work", "16384"], environment: env)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
 }

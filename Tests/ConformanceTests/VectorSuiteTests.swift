@@ -9,7 +9,7 @@ import Testing
     /// tests carry results only up to London and are skipped.
     @Test(arguments: [
         ("rlp", 54, 0), ("eip55", 8, 0), ("bip39", 312, 0), ("bip32", 33, 0), ("keystore", 5, 0),
-        ("transactions", 137, 2), ("eip155", 6, 0), ("candid", 467, 0), ("icp", 26, 0),
+        ("transactions", 137, 2), ("eip155", 6, 0), ("candid", 467, 0), ("candid-parser", 31, 0), ("icp", 26, 0),
     ])
     func suitePasses(name: String, expectedPassed: Int, expectedSkipped: Int) throws {
         let report = try TestVectors.run(name)

@@ -21,7 +21,7 @@ import Testing
         let (node, _) = try makeNode()
         var request = TransactionRequest(from: node.devAccounts[0].address, to: node.devAccounts[1].address)
         request.value = UInt256(5)
-        let result = try node.createAccessList(request)
+        let result = try node.chain.createAccessList(request)
         #expect(result.accessList.isEmpty && result.gasUsed == 21_000 && result.error == nil)
         // A given list keeps its other accounts (the sender, the target and precompiles are dropped) and is paid for.
         let other = Address([UInt8](repeating: 0x42, count: 20))!
@@ -30,7 +30,7 @@ import Testing
             AccessListEntry(address: other, storageKeys: [UInt256(1)]),
             AccessListEntry(address: node.devAccounts[0].address), AccessListEntry(address: precompile),
         ]
-        let given = try node.createAccessList(request)
+        let given = try node.chain.createAccessList(request)
         #expect(given.accessList == [AccessListEntry(address: other, storageKeys: [UInt256(1)])])
         #expect(given.gasUsed == 21_000 + 2_400 + 1_900)
     }
@@ -43,7 +43,7 @@ import Testing
         let recipient = node.devAccounts[1].address
         let data = Self.transferData(to: recipient, amount: UInt256(1_000_000))
         var request = TransactionRequest(from: sender.address, to: Self.usdc, data: data)
-        let result = try node.createAccessList(request)
+        let result = try node.chain.createAccessList(request)
         #expect(result.error == nil)
         let layout = TokenProfile.fiatToken.layout
         let slots = [layout.balanceSlot(sender.address), layout.balanceSlot(recipient)].sorted()
@@ -57,13 +57,13 @@ import Testing
                 maxFeePerGas: UInt256(100_000_000_000 as UInt64), gas: 100_000, to: Self.usdc, value: .zero,
                 data: data, accessList: result.accessList))
         let hash = try node.submit(raw: try tx.signed(privateKey: sender.privateKey).encoded)
-        let receipt = try #require(node.receipt(hash: hash))
+        let receipt = try #require(node.chain.receipt(hash: hash))
         #expect(receipt.receipt.status)
         #expect(receipt.receipt.gasUsed == result.gasUsed)
         // Asked again with the list it gave, it gives the same answer.
         request.accessList = result.accessList
         request.nonce = 1
-        #expect(try node.createAccessList(request, at: .number(0)) == result)
+        #expect(try node.chain.createAccessList(request, at: .number(0)) == result)
     }
 
     /// A failing call is not an error: geth's VM error text comes back beside the list (no revert reason).
@@ -72,7 +72,7 @@ import Testing
         let poor = Address([UInt8](repeating: 0x77, count: 20))!
         let request = TransactionRequest(
             from: poor, to: Self.usdc, data: Self.transferData(to: node.devAccounts[1].address, amount: UInt256(1)))
-        let result = try node.createAccessList(request)
+        let result = try node.chain.createAccessList(request)
         #expect(result.error == "execution reverted")
         #expect(result.accessList.first?.storageKeys.contains(TokenProfile.fiatToken.layout.balanceSlot(poor)) == true)
         #expect(result.gasUsed > 21_000)

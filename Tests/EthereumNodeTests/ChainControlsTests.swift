@@ -36,14 +36,14 @@ import Testing
 
     @Test func coinbaseReceivesTheTipsOfLaterBlocks() throws {
         let (node, _) = try makeNode()
-        #expect(node.coinbase == .zero)
+        #expect(node.chain.coinbase == .zero)
         node.setCoinbase(Self.other)
         #expect(try node.call("eth_coinbase") == .string(Self.other.lowercased))
         try node.submit(raw: try Self.transfer(node, nonce: 0, chainID: node.chainID))
         let head = node.snapshotOfLedger.head
         #expect(head.header.coinbase == Self.other)
         let receipt = head.receipts[0]
-        #expect(try node.balance(of: Self.other) == UInt256(receipt.gasUsed) * UInt256(1_000_000_000 as UInt64))
+        #expect(try node.chain.balance(of: Self.other) == UInt256(receipt.gasUsed) * UInt256(1_000_000_000 as UInt64))
         #expect(try node.call("anvil_setCoinbase", [.string(node.devAccounts[2].address.lowercased)]) == .null)
         #expect(try node.call("hardhat_setCoinbase", [.string(Self.other.lowercased)]) == .null)
         #expect(
@@ -104,7 +104,7 @@ import Testing
             ])
         #expect(try node.call("eth_getTransactionByHash", [sent])["chainId"] == .string("0x539"))
         try node.mine()
-        #expect(node.receipt(hash: fresh) != nil)
+        #expect(node.chain.receipt(hash: fresh) != nil)
         #expect(
             throws: LedgerError.valueOutOfRange(
                 "chain id 0 is out of range: at least 1 and at most 4503599627370476 (MetaMask's largest safe chain id)"
@@ -127,7 +127,7 @@ import Testing
         try node.setChainID(1337)
         try node.mine()
         #expect(try node.revert(to: id))
-        #expect(node.chainID == 11_155_111 && node.blockGasLimit == 60_000_000 && node.coinbase == .zero)
+        #expect(node.chainID == 11_155_111 && node.blockGasLimit == 60_000_000 && node.chain.coinbase == .zero)
         try node.mine()
         #expect(node.snapshotOfLedger.head.header.gasLimit == 60_000_000)
     }
@@ -140,7 +140,8 @@ import Testing
         node.setCoinbase(Self.other)
         try node.shutdown()
         let reopened = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
-        #expect(reopened.chainID == 1337 && reopened.blockGasLimit == 30_000_000 && reopened.coinbase == Self.other)
+        #expect(
+            reopened.chainID == 1337 && reopened.blockGasLimit == 30_000_000 && reopened.chain.coinbase == Self.other)
         try reopened.submit(raw: try Self.transfer(reopened, nonce: 0, chainID: 1337))
         #expect(reopened.snapshotOfLedger.head.header.coinbase == Self.other)
         // A revert is written too.
@@ -253,7 +254,7 @@ import Testing
         #expect(node.blockNumber == 1)
         #expect(try node.call("eth_getTransactionByHash", [.string(Hex.encodePrefixed(hash))]) == .null)
         #expect((node.snapshotOfLedger.pool.count == 0))
-        #expect(try node.transactionCount(of: node.devAccounts[0].address) == 0)
+        #expect(try node.chain.transactionCount(of: node.devAccounts[0].address) == 0)
         try node.mine(blocks: 2)
         #expect(node.snapshotOfLedger.head.hash != removedHead)  // a new block at the same height
         #expect(try node.call("eth_getFilterChanges", [filter]).arrayValue?.count == 2)
@@ -398,7 +399,7 @@ import Testing
         try node.mine()
         let reopened = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
         #expect(reopened.blockNumber == 1 && reopened.chainID == 11_155_111)
-        #expect(try reopened.transactionCount(of: node.devAccounts[0].address) == 0)
+        #expect(try reopened.chain.transactionCount(of: node.devAccounts[0].address) == 0)
         #expect(try store.get(unrelated) == [42])  // other records in the directory are left alone
     }
 
@@ -407,7 +408,7 @@ import Testing
     @Test func setCodeIsBounded() throws {
         let (node, _) = try makeNode()
         try node.setCode(Self.other, [UInt8](repeating: 0x60, count: 131_072))
-        #expect(try node.code(at: Self.other).count == 131_072)
+        #expect(try node.chain.code(at: Self.other).count == 131_072)
         #expect(
             Self.rpcError {
                 try node.call(

@@ -25,7 +25,7 @@ import Testing
         clock.advance(3_600)
         #expect(node.tick().isEmpty)
         #expect(node.blockNumber == 0)
-        #expect(node.feeProfile == .dev)
+        #expect(node.ambient.feeProfile == .dev)
     }
 
     @Test func automineKeepsABlockComingEveryIntervalWithOtherUsersTraffic() throws {
@@ -55,13 +55,13 @@ import Testing
             node.tick()
             clock.advance(12)
         }
-        let history = try node.feeHistory(count: 10, newest: .latest, percentiles: [10, 50, 90])
+        let history = try node.chain.feeHistory(count: 10, newest: .latest, percentiles: [10, 50, 90])
         let rewards = try #require(history.reward)
         // web3swift's automatic fees read these: on Sepolia, and now here, the median reward is never 0.
         #expect(rewards.allSatisfy { $0[1] > .zero })
         #expect(rewards.allSatisfy { $0[1] >= UInt256(1_000_000_000 as UInt64) || $0[0] < $0[1] })
         #expect(history.gasUsedRatio.allSatisfy { $0 > 0.05 && $0 <= 1 })
-        #expect(node.maxPriorityFeePerGas > .zero)
+        #expect(node.chain.maxPriorityFeePerGas > .zero)
         // The base fee left 1 gwei for the profile's equilibrium (it falls while the blocks are light).
         #expect(history.baseFeePerGas.last! < UInt256(1_000_000_000 as UInt64))
     }
@@ -99,14 +99,14 @@ import Testing
         let (node, clock) = try Self.livingNode(.spike)
         // Spike episodes start at block 50 of every 300.
         try node.mine(blocks: 49)
-        let before = try node.feeHistory(count: 1, newest: .latest, percentiles: []).baseFeePerGas.last!
+        let before = try node.chain.feeHistory(count: 1, newest: .latest, percentiles: []).baseFeePerGas.last!
         clock.advance(600)  // past the 49 blocks' timestamps
         let block = try #require(node.tick().first)
         #expect(block.header.number == 50)
         // Full: token transfers are packed by their 65,000 gas limit but use 41–63k, so a full block uses ≥ 98 %.
         #expect(block.header.gasUsed > 58_800_000)
         #expect(block.header.baseFeePerGas == before)
-        let after = try node.feeHistory(count: 1, newest: .latest, percentiles: []).baseFeePerGas.last!
+        let after = try node.chain.feeHistory(count: 1, newest: .latest, percentiles: []).baseFeePerGas.last!
         #expect(after > before + before / UInt256(9))  // +12.5 % × the block's fullness
     }
 }
@@ -124,7 +124,7 @@ import Testing
         for _ in 0..<3 {
             #expect(node.tick().count == 1)
             clock.advance(12)
-            let (receipts, block) = try #require(node.receipts(inBlock: .latest))
+            let (receipts, block) = try #require(node.chain.receipts(inBlock: .latest))
             for (receipt, tx) in zip(receipts, block.transactions) {
                 #expect(receipt.status)  // every transfer succeeds: the users hold the tokens
                 guard let to = tx.to, Self.tokens.contains(to) else {
@@ -142,7 +142,7 @@ import Testing
         #expect(Set(sentTo.keys) == Self.tokens)  // all three tokens move
         #expect(sentTo.values.reduce(0, +) > 10)
         // The senders hold what the ledger's token controls gave them, less what they sent.
-        let latest = try #require(node.receipts(inBlock: .latest)?.block)
+        let latest = try #require(node.chain.receipts(inBlock: .latest)?.block)
         let sender = try #require(latest.transactions.first { $0.to == TokenDefinition.usdc.address }?.sender)
         let answer = try node.call(
             "eth_call",
@@ -184,12 +184,12 @@ import Testing
         let (node, _) = try makeNode()
         var conditions = ChainConditions()
         conditions.dropProbability = 1
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         let hash = try node.submit(raw: try Self.rawTransfer(node, nonce: 0))
         #expect(hash.count == 32)
-        #expect(node.transaction(hash: hash) == nil)
+        #expect(node.chain.transaction(hash: hash) == nil)
         #expect(node.blockNumber == 0)
-        #expect(try node.transactionCount(of: node.devAccounts[0].address, at: .pending) == 0)
+        #expect(try node.chain.transactionCount(of: node.devAccounts[0].address, at: .pending) == 0)
         // The pool's checks still answer at once.
         let short = Transaction.dynamicFee(
             DynamicFeeTransaction(
@@ -205,15 +205,15 @@ import Testing
         let (node, clock) = try makeNode { $0.emptyBlockInterval = 12 }
         var conditions = ChainConditions()
         conditions.delayBlocks = 2
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         let hash = try node.submit(raw: try Self.rawTransfer(node, nonce: 0))
-        #expect(node.transaction(hash: hash) == nil)
-        #expect(node.heldTransactions == [hash])
+        #expect(node.chain.transaction(hash: hash) == nil)
+        #expect(node.conditions.heldTransactions == [hash])
         #expect(node.tick().first?.transactions.isEmpty == true)  // block 1
         clock.advance(12)
         #expect(node.tick().first?.transactions.isEmpty == true)  // block 2 releases it; automine mines block 3
-        #expect(node.heldTransactions.isEmpty)
-        #expect(node.receipt(hash: hash)?.block.header.number == 3)
+        #expect(node.conditions.heldTransactions.isEmpty)
+        #expect(node.chain.receipt(hash: hash)?.block.header.number == 3)
     }
 
     @Test func scheduledReorgsReplaceTheHead() throws {
@@ -221,12 +221,12 @@ import Testing
         var conditions = ChainConditions()
         conditions.reorgEvery = 2
         conditions.reorgDepth = 1
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         _ = node.tick()
         clock.advance(12)
         let second = try #require(node.tick().first)
         #expect(node.blockNumber == 2)
-        #expect(node.block(hash: second.hash) == nil)  // replaced by the scheduled reorg
+        #expect(node.chain.block(hash: second.hash) == nil)  // replaced by the scheduled reorg
         #expect(try node.call("sandnet_getChainConditions")["reorgEvery"] == .int(2))
         #expect(
             throws: RPCError(
@@ -242,24 +242,24 @@ import Testing
         var conditions = ChainConditions()
         conditions.reorgEvery = 2
         conditions.reorgDepth = 2
-        node.setChainConditions(conditions)
+        node.conditions.set(conditions)
         let removedBlocks = Mutex<[[UInt8]]>([])
         let subscription = node.events.subscribe { event in
             if case .removedBlocks(let blocks) = event { removedBlocks.withLock { $0 += blocks.map(\.hash) } }
         }
         defer { subscription.cancel() }
-        let filter = try node.newFilter(LogFilter(addresses: [TokenDefinition.usdc.address]))
+        let filter = try node.filters.newFilter(LogFilter(addresses: [TokenDefinition.usdc.address]))
         let first = try #require(node.tick().first)
-        guard case .logs(let delivered) = try node.filterChanges(filter) else {
+        guard case .logs(let delivered) = try node.filters.changes(filter) else {
             Issue.record("a log filter answers logs")
             return
         }
         #expect(!delivered.isEmpty && delivered.allSatisfy { !$0.removed && $0.block.hash == first.hash })
         clock.advance(12)
         _ = node.tick()  // block 2, then the scheduled reorg replaces blocks 1 and 2
-        #expect(node.block(hash: first.hash) == nil)
+        #expect(node.chain.block(hash: first.hash) == nil)
         #expect(removedBlocks.withLock { $0.contains(first.hash) })
-        guard case .logs(let changes) = try node.filterChanges(filter) else {
+        guard case .logs(let changes) = try node.filters.changes(filter) else {
             Issue.record("a log filter answers logs")
             return
         }

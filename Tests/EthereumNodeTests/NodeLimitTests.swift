@@ -164,7 +164,7 @@ import Testing
         guards.expectError(node, "eth_getFilterLogs", [.string("0x4")], code: -32000, message: "filter not found")
         _ = try node.call("eth_newBlockFilter")
         _ = try node.call("eth_newBlockFilter")
-        #expect(node.filterCount == 3)
+        #expect(node.filters.count == 3)
     }
 
     @Test func filterCriteriaAreBoundedInAll() throws {
@@ -201,7 +201,8 @@ import Testing
     @Test func filterRingsHoldHashesOnlyForInstalledFilters() throws {
         let (node, _) = try makeNode { $0.miningMode = .manual }
         func held() -> (blocks: Int, pending: Int) {
-            node.filters.withLock { ($0.blocks.count, $0.pending.count) }
+            let registry = node.filters.registry
+            return (registry.blocks.count, registry.pending.count)
         }
         _ = try node.call("anvil_mine", [.string("0x5")])
         let first = try signed(node, nonce: 0, to: node.devAccounts[1].address, data: [], gas: 21_000)
@@ -222,7 +223,7 @@ import Testing
         _ = try node.call("eth_uninstallFilter", [blocks])
         _ = try node.call("anvil_mine", [.string("0x1")])
         #expect(held() == (0, 1))
-        #expect(node.filters.withLock { $0.blocks.next } == 11)
+        #expect(node.filters.registry.blocks.next == 11)
         // Full: the capacity bounds what a ring holds.
         var registry = FilterRegistry()
         _ = try registry.install(.pending, head: 0, now: 0)
@@ -278,7 +279,7 @@ import Testing
         let signature = try node.call("eth_signTypedData_v4", [address, .string(Self.typedChain(999))])
         let typed = try TypedData(json: Array(Self.typedChain(999).utf8))
         let recovered = try typed.recover(
-            signature: try MessageSignature(bytes: Quantity.parseData(signature.stringValue!)))
+            signature: try EthereumSignature(bytes: Quantity.parseData(signature.stringValue!)))
         #expect(recovered == node.devAccounts[0].address)
     }
 }

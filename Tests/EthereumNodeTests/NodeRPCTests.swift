@@ -92,7 +92,7 @@ extension SandnetNode {
                 address: try Address(parsing: "0x000000000000000000000000000000000000bEEF"), clientIP: "10.0.0.1")
             Issue.record("expected the IP limit")
         } catch let error as FaucetError {
-            #expect(error.httpStatus == 429)
+            #expect(error == .cooldown(retryAfter: 86_400))
             #expect(error.message == "You have exceeded the rate limit. Please wait 24h0m0s before you try again")
         }
         clock.advance(86_400)

@@ -43,8 +43,8 @@ import Testing
         #expect(pending["parentHash"] == latest["hash"])
         #expect(pending["hash"] == .null && pending["nonce"] == .null && pending["miner"] == .null)
         // Balances: the recipient has its two transfers of 5 wei in the pending state only.
-        let before = try node.balance(of: node.devAccounts[1].address)
-        #expect(try node.balance(of: node.devAccounts[1].address, at: .pending) == before + UInt256(10))
+        let before = try node.chain.balance(of: node.devAccounts[1].address)
+        #expect(try node.chain.balance(of: node.devAccounts[1].address, at: .pending) == before + UInt256(10))
         #expect(try node.call("eth_getTransactionCount", [from, .string("pending")]) == .string("0x2"))
         #expect(try node.call("eth_getTransactionCount", [from, .string("latest")]) == .string("0x0"))
         // Mining the pool seals exactly the block that was pending.

@@ -13,7 +13,7 @@ import Testing
 /// trie's proofs are verified node by node in `TrieProofTests`, and by py-trie in Tests/Interop/test_proofs.py.)
 @Suite struct ProofTests {
     static func stateRoot(_ node: SandnetNode, _ selector: BlockSelector) -> [UInt8] {
-        switch node.block(selector) {
+        switch node.chain.block(selector) {
         case .sealed(let block)?: return block.header.stateRoot
         case .pending(let pending)?: return pending.block.header.stateRoot
         case nil: return []
@@ -30,13 +30,13 @@ import Testing
         let (node, _) = try makeNode()
         let sender = node.devAccounts[0].address
         _ = try TypedNodeAPITests.transfer(node, nonce: 0, tip: 1_000_000_000)
-        let head = try node.proof(of: sender, slots: [])
+        let head = try node.chain.proof(of: sender, slots: [])
         #expect(head.stateRoot == Self.stateRoot(node, .latest))
         #expect(Keccak256.hash(head.accountProof[0]) == head.stateRoot)
         #expect(head.account?.nonce == 1)
         #expect(Self.endsAtLeaf(head.accountProof, holding: head.account!.stateEncoding))
 
-        let genesis = try node.proof(of: sender, slots: [], at: .number(0))
+        let genesis = try node.chain.proof(of: sender, slots: [], at: .number(0))
         #expect(genesis.stateRoot == Self.stateRoot(node, .number(0)))
         #expect(genesis.stateRoot != head.stateRoot)
         #expect(genesis.account?.nonce == 0)
@@ -45,17 +45,17 @@ import Testing
 
         try node.setAutomine(false)
         _ = try TypedNodeAPITests.transfer(node, nonce: 1, tip: 1_000_000_000)
-        let pending = try node.proof(of: sender, slots: [], at: .pending)
+        let pending = try node.chain.proof(of: sender, slots: [], at: .pending)
         #expect(pending.account?.nonce == 2)
         #expect(pending.stateRoot == Self.stateRoot(node, .pending))
-        #expect(try node.proof(of: sender, slots: []).account?.nonce == 1)
+        #expect(try node.chain.proof(of: sender, slots: []).account?.nonce == 1)
     }
 
     /// An account the trie does not hold: no account, an exclusion proof from the root, storage proofs empty.
     @Test func absentAccountHasAnExclusionProof() throws {
         let (node, _) = try makeNode()
         let absent = Address([UInt8](repeating: 0xbe, count: 20))!
-        let proof = try node.proof(of: absent, slots: [UInt256(1)])
+        let proof = try node.chain.proof(of: absent, slots: [UInt256(1)])
         #expect(proof.account == nil)
         #expect(!proof.accountProof.isEmpty)
         #expect(Keccak256.hash(proof.accountProof[0]) == Self.stateRoot(node, .latest))
@@ -70,9 +70,9 @@ import Testing
         let usdc = TokenDefinition.usdc.address
         let holder = node.devAccounts[0].address
         let slot = SolidityStorage.mappingSlot(holder, UInt256(9))
-        let word = UInt256(bigEndian: try node.storage(at: usdc, key: slot.bigEndianBytes))!
+        let word = UInt256(bigEndian: try node.chain.storage(at: usdc, key: slot.bigEndianBytes))!
         let unset = UInt256(0xdead_beef as UInt64)
-        let proof = try node.proof(of: usdc, slots: [slot, unset])
+        let proof = try node.chain.proof(of: usdc, slots: [slot, unset])
         let storageRoot = try #require(proof.account?.storage.root)
         #expect(storageRoot != Keccak256.hash([0x80]))
         #expect(proof.storage[0].value == word)
@@ -88,7 +88,7 @@ import Testing
         let (node, _) = try makeNode()
         let address = node.devAccounts[3].address
         try node.setBalance(address, UInt256(7))
-        let proof = try node.proof(of: address, slots: [])
+        let proof = try node.chain.proof(of: address, slots: [])
         #expect(proof.account?.balance == UInt256(7))
         #expect(proof.stateRoot != Self.stateRoot(node, .latest))
         try node.mine()
@@ -99,15 +99,15 @@ import Testing
         let (node, _) = try makeNode()
         let address = node.devAccounts[0].address
         #expect(throws: NodeError.tooManyStorageKeys(limit: 1_024, got: 1_025)) {
-            try node.proof(of: address, slots: [UInt256](repeating: .zero, count: 1_025))
+            try node.chain.proof(of: address, slots: [UInt256](repeating: .zero, count: 1_025))
         }
-        #expect(throws: NodeError.headerNotFound) { try node.proof(of: address, slots: [], at: .number(5)) }
+        #expect(throws: NodeError.headerNotFound) { try node.chain.proof(of: address, slots: [], at: .number(5)) }
         try node.mine(blocks: 129)
-        let oldest = try node.proof(of: address, slots: [], at: .number(1))
+        let oldest = try node.chain.proof(of: address, slots: [], at: .number(1))
         #expect(oldest.stateRoot == Self.stateRoot(node, .number(1)))
         let genesisRoot = Self.stateRoot(node, .number(0))
         #expect(throws: NodeError.historicalStateUnavailable(root: genesisRoot)) {
-            try node.proof(of: address, slots: [], at: .number(0))
+            try node.chain.proof(of: address, slots: [], at: .number(0))
         }
         #expect(
             NodeError.historicalStateUnavailable(root: [0xab, 0x01]).description

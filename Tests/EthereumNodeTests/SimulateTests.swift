@@ -26,12 +26,12 @@ import Testing
         let (node, _) = try makeNode()
         let dev0 = node.devAccounts[0].address
         let headBefore = node.blockNumber
-        let balanceBefore = try node.balance(of: Self.stranger)
+        let balanceBefore = try node.chain.balance(of: Self.stranger)
         let request = SimulationRequest(blocks: [
             .init(calls: [Self.transfer(dev0, Self.stranger, 1_000), Self.transfer(dev0, Self.stranger, 2_000)]),
             .init(calls: [Self.transfer(dev0, Self.stranger, 3_000)]),
         ])
-        let blocks = try node.simulate(request)
+        let blocks = try node.chain.simulate(request)
         #expect(blocks.map(\.block.number) == [headBefore + 1, headBefore + 2])
         #expect(blocks[0].block.transactions.count == 2)
         #expect(blocks[0].calls.map(\.gasUsed) == [21_000, 21_000])
@@ -42,8 +42,8 @@ import Testing
         #expect(blocks[1].block.header.parentHash == blocks[0].block.hash)
         #expect(blocks[1].block.header.timestamp == blocks[0].block.header.timestamp + 12)
         #expect(node.blockNumber == headBefore)
-        #expect(try node.balance(of: Self.stranger) == balanceBefore)
-        #expect(try node.transactionCount(of: dev0) == 0)
+        #expect(try node.chain.balance(of: Self.stranger) == balanceBefore)
+        #expect(try node.chain.transactionCount(of: dev0) == 0)
     }
 
     /// The base block decides the state: a past block's (the chain rewound on the copy), or the pending block's.
@@ -52,21 +52,21 @@ import Testing
         let dev0 = node.devAccounts[0].address
         _ = try TypedNodeAPITests.transfer(node, nonce: 0, tip: 1_000_000_000)
         let request = SimulationRequest(blocks: [.init(calls: [Self.transfer(dev0, Self.stranger, 1)])])
-        let past = try node.simulate(request, at: .number(0))
+        let past = try node.chain.simulate(request, at: .number(0))
         #expect(past[0].block.number == 1 && past[0].block.transactions[0].nonce == 0)
-        guard case .sealed(let genesis)? = node.block(.number(0)) else {
+        guard case .sealed(let genesis)? = node.chain.block(.number(0)) else {
             Issue.record("the chain has its genesis")
             return
         }
         #expect(past[0].block.header.parentHash == genesis.hash)
-        let latest = try node.simulate(request)
+        let latest = try node.chain.simulate(request)
         #expect(latest[0].block.number == 2 && latest[0].block.transactions[0].nonce == 1)
         try node.setAutomine(false)
         _ = try TypedNodeAPITests.transfer(node, nonce: 1, tip: 1_000_000_000)
-        let pending = try node.simulate(request, at: .pending)
+        let pending = try node.chain.simulate(request, at: .pending)
         #expect(pending[0].block.number == 3 && pending[0].block.transactions[0].nonce == 2)
         #expect(node.blockNumber == 1)
-        #expect(throws: NodeError.headerNotFound) { try node.simulate(request, at: .number(9)) }
+        #expect(throws: NodeError.headerNotFound) { try node.chain.simulate(request, at: .number(9)) }
     }
 
     /// Overrides: a stranger with a balance sends; block numbers with a gap get empty blocks 12 s apart.
@@ -83,7 +83,7 @@ import Testing
                 stateOverrides: [(Self.stranger, AccountStateOverride(balance: UInt256(50_000), nonce: 9))],
                 calls: [Self.transfer(Self.stranger, node.devAccounts[1].address, 40_000)])
         ])
-        let blocks = try node.simulate(request)
+        let blocks = try node.chain.simulate(request)
         #expect(blocks.map(\.block.number) == [head + 1, head + 2, head + 3])
         #expect(blocks[0].block.transactions.isEmpty && blocks[1].block.transactions.isEmpty)
         #expect(blocks[2].block.header.coinbase == Self.stranger)
@@ -91,7 +91,7 @@ import Testing
         #expect(blocks[2].block.transactions[0].nonce == 9)
         #expect(blocks[2].calls[0].failure == nil)
         // The override is gone after the simulation.
-        #expect(try node.balance(of: Self.stranger) == .zero)
+        #expect(try node.chain.balance(of: Self.stranger) == .zero)
     }
 
     /// A `feeRecipient` override receives the tips of its block's calls; the next block without one pays the
@@ -110,7 +110,7 @@ import Testing
         let selector = Array(Keccak256.hash(utf8: "getEthBalance(address)")[0..<4])
         let balanceCall = TransactionRequest(
             from: dev0, to: multicall, data: selector + [UInt8](repeating: 0, count: 12) + recipient.bytes)
-        let blocks = try node.simulate(
+        let blocks = try node.chain.simulate(
             SimulationRequest(
                 blocks: [
                     .init(overrides: overrides, calls: [paying]),
@@ -118,7 +118,7 @@ import Testing
                 ],
                 validation: false))
         #expect(blocks[0].block.header.coinbase == recipient)
-        #expect(blocks[1].block.header.coinbase == node.coinbase)
+        #expect(blocks[1].block.header.coinbase == node.chain.coinbase)
         // 21,000 gas at a tip of 3 wei went to the override.
         #expect(blocks[1].calls[0].failure == nil)
         #expect(blocks[1].calls[0].returnData == UInt256(63_000).bigEndianBytes)
@@ -134,7 +134,7 @@ import Testing
         let bad = TransactionRequest(
             from: Self.stranger, to: Self.usdc,
             data: AccessListTests.transferData(to: node.devAccounts[1].address, amount: UInt256(5_000_001)))
-        let blocks = try node.simulate(SimulationRequest(blocks: [.init(calls: [ok, bad])]))
+        let blocks = try node.chain.simulate(SimulationRequest(blocks: [.init(calls: [ok, bad])]))
         let calls = blocks[0].calls
         #expect(calls[0].failure == nil)
         #expect(calls[0].returnData == [UInt8](repeating: 0, count: 31) + [1])
@@ -162,7 +162,7 @@ import Testing
                     stateOverrides: [(Self.stranger, AccountStateOverride(balance: UInt256(500_000_000)))],
                     calls: [call])
             ], validation: true, traceTransfers: true)
-        let blocks = try node.simulate(request)
+        let blocks = try node.chain.simulate(request)
         #expect(blocks[0].calls[0].failure == nil && blocks[0].calls[0].gasUsed == 21_000)
         #expect(blocks[0].block.transactions[0].gasLimit == 50_000_000)
         #expect(blocks[0].calls[0].gasCapped)
@@ -175,57 +175,57 @@ import Testing
         request.nonce = 5
         var simulation = SimulationRequest(blocks: [.init(calls: [request])], validation: true)
         #expect(throws: SimulationError.nonceTooHigh(sender: dev0, nonce: 5, state: 0)) {
-            try node.simulate(simulation)
+            try node.chain.simulate(simulation)
         }
         request.nonce = nil
         simulation.blocks[0].calls = [request]
-        #expect(throws: SimulationError.self) { try node.simulate(simulation) }
+        #expect(throws: SimulationError.self) { try node.chain.simulate(simulation) }
         #expect(
             SimulationError.feeCapTooLow(sender: dev0, maxFee: .zero, baseFee: UInt256(7)).description
                 == "max fee per gas less than block base fee: address \(dev0.checksummed), maxFeePerGas: 0, baseFee: 7")
         // Without validation the nonce is not checked.
         request.nonce = 5
         simulation = SimulationRequest(blocks: [.init(calls: [request])])
-        #expect(try node.simulate(simulation)[0].block.transactions[0].nonce == 5)
+        #expect(try node.chain.simulate(simulation)[0].block.transactions[0].nonce == 5)
     }
 
     @Test func limitsAndOrderErrorsAreGeths() throws {
         let (node, _) = try makeNode()
         let head = node.blockNumber
-        #expect(throws: SimulationInputError.emptyInput) { try node.simulate(SimulationRequest(blocks: [])) }
+        #expect(throws: SimulationInputError.emptyInput) { try node.chain.simulate(SimulationRequest(blocks: [])) }
         #expect(throws: SimulationInputError.tooManyBlocks) {
-            try node.simulate(SimulationRequest(blocks: Array(repeating: .init(), count: 257)))
+            try node.chain.simulate(SimulationRequest(blocks: Array(repeating: .init(), count: 257)))
         }
         var far = SimulationRequest.BlockOverrides()
         far.number = head + 257
         #expect(throws: SimulationInputError.tooManyBlocks) {
-            try node.simulate(SimulationRequest(blocks: [.init(overrides: far)]))
+            try node.chain.simulate(SimulationRequest(blocks: [.init(overrides: far)]))
         }
         var same = SimulationRequest.BlockOverrides()
         same.number = head
         #expect(throws: SimulationInputError.blockNumberNotInOrder(head, previous: head)) {
-            try node.simulate(SimulationRequest(blocks: [.init(overrides: same)]))
+            try node.chain.simulate(SimulationRequest(blocks: [.init(overrides: same)]))
         }
         var early = SimulationRequest.BlockOverrides()
         early.time = 1
         #expect(throws: SimulationInputError.self) {
-            try node.simulate(SimulationRequest(blocks: [.init(overrides: early)]))
+            try node.chain.simulate(SimulationRequest(blocks: [.init(overrides: early)]))
         }
         let many = Array(repeating: TransactionRequest(from: Self.stranger, to: Self.stranger), count: 5_001)
         #expect(throws: SimulationInputError.tooManyCallsInBlock(5_001, limit: 5_000)) {
-            try node.simulate(SimulationRequest(blocks: [.init(calls: many)]))
+            try node.chain.simulate(SimulationRequest(blocks: [.init(calls: many)]))
         }
         var gas = Self.transfer(node.devAccounts[0].address, Self.stranger, 1)
         gas.gas = 100_000_000
         #expect(throws: SimulationError.blockGasLimitReached(remaining: 60_000_000, required: 100_000_000)) {
-            try node.simulate(SimulationRequest(blocks: [.init(calls: [gas])]))
+            try node.chain.simulate(SimulationRequest(blocks: [.init(calls: [gas])]))
         }
         var poor = Self.transfer(Self.stranger, node.devAccounts[0].address, 1)
         poor.gas = 21_000
         #expect(
             throws: SimulationError.insufficientFunds(sender: Self.stranger, have: .zero, want: WideAmount(UInt256(1)))
         ) {
-            try node.simulate(SimulationRequest(blocks: [.init(calls: [poor])]))
+            try node.chain.simulate(SimulationRequest(blocks: [.init(calls: [poor])]))
         }
     }
 
@@ -305,6 +305,55 @@ import Testing
                     code: -38011,
                     message: "nonce too high: address \(node.devAccounts[0].address.checksummed), tx: 3 state: 0"))
     }
+
+    /// Issue 38: times near 2^64−1 trapped the node (a block at 2^64−1 followed by one without a time; a block at
+    /// 2^64−5 followed by a gap of three blocks). Both answer -38021 naming the overflow; the node keeps answering.
+    @Test func blockTimesNearTheTopOfUInt64AreRefusedNotTrapped() throws {
+        let (node, _) = try makeNode()
+        let dev0 = node.devAccounts[0].address
+        var top = SimulationRequest.BlockOverrides()
+        top.time = .max
+        let followed = SimulationRequest(blocks: [
+            .init(overrides: top, calls: []), .init(calls: [Self.transfer(dev0, Self.stranger, 1)]),
+        ])
+        #expect(throws: SimulationInputError.timestampOverflow(previous: .max)) { try node.chain.simulate(followed) }
+        #expect(SimulationInputError.timestampOverflow(previous: .max).code == -38021)
+
+        var nearTop = SimulationRequest.BlockOverrides()
+        nearTop.time = .max - 4
+        var gap = SimulationRequest.BlockOverrides()
+        gap.number = node.blockNumber + 5
+        let gapped = SimulationRequest(blocks: [.init(overrides: nearTop, calls: []), .init(overrides: gap, calls: [])])
+        #expect(throws: SimulationInputError.timestampOverflow(previous: .max - 4)) { try node.chain.simulate(gapped) }
+        // The last representable time still works when nothing comes after it.
+        let alone = try node.chain.simulate(SimulationRequest(blocks: [.init(overrides: top, calls: [])]))
+        #expect(alone[0].block.header.timestamp == .max)
+    }
+
+    /// Issue 38: a state override nonce of 2^64−1 and a call from that account trapped in the ledger's apply. geth
+    /// answers `nonce has max value` (EIP-2681), code -32603.
+    @Test func aSenderAtTheMaximumNonceIsRefusedNotTrapped() throws {
+        let (node, _) = try makeNode()
+        let request = SimulationRequest(blocks: [
+            .init(
+                stateOverrides: [(Self.stranger, AccountStateOverride(balance: UInt256(1_000_000), nonce: .max))],
+                calls: [Self.transfer(Self.stranger, node.devAccounts[1].address, 1)])
+        ])
+        let expected = SimulationError.nonceMax(sender: Self.stranger, nonce: .max)
+        #expect(throws: expected) { try node.chain.simulate(request) }
+        #expect(expected.code == -32603)
+        #expect(expected.description.hasPrefix("nonce has max value: address 0x5151"))
+        var validated = request
+        validated.validation = true
+        validated.blocks[0].calls[0].nonce = .max
+        #expect(throws: expected) { try node.chain.simulate(validated) }
+        // One below the maximum is the last nonce an account can send with.
+        var last = request
+        last.blocks[0].stateOverrides[0].change.nonce = .max - 1
+        let blocks = try node.chain.simulate(last)
+        #expect(blocks[0].block.transactions[0].nonce == UInt64.max - 1)
+    }
+
 }
 
 /// eth_config (EIP-7910): Osaka from genesis, no later fork. (The fork id is checked against Python's zlib CRC32

@@ -19,43 +19,45 @@ import Testing
         let (node, _) = try makeNode()
         _ = try Self.transfer(node, nonce: 0, tip: 2_000_000_000)
         _ = try Self.transfer(node, nonce: 1, tip: 3_000_000_000)
-        let history = try node.feeHistory(count: 2, newest: .latest, percentiles: [50])
+        let history = try node.chain.feeHistory(count: 2, newest: .latest, percentiles: [50])
         #expect(history.oldestBlock == 1)
         #expect(history.baseFeePerGas.count == 3)
         #expect(history.reward == [[UInt256(2_000_000_000 as UInt64)], [UInt256(3_000_000_000 as UInt64)]])
         #expect(history.gasUsedRatio.allSatisfy { $0 > 0 })
         #expect(throws: NodeError.invalidRewardPercentile("#0:50.0 >= #1:40.0")) {
-            try node.feeHistory(count: 1, newest: .latest, percentiles: [50, 40])
+            try node.chain.feeHistory(count: 1, newest: .latest, percentiles: [50, 40])
         }
         #expect(throws: NodeError.headerNotFound) {
-            try node.feeHistory(count: 1, newest: .number(99), percentiles: [])
+            try node.chain.feeHistory(count: 1, newest: .number(99), percentiles: [])
         }
-        #expect(try node.feeHistory(count: 0, newest: .latest, percentiles: [10]).gasUsedRatio.isEmpty)
+        #expect(try node.chain.feeHistory(count: 0, newest: .latest, percentiles: [10]).gasUsedRatio.isEmpty)
     }
 
     @Test func stateReadsAndSelectors() throws {
         let (node, _) = try makeNode()
         let sender = node.devAccounts[0].address
-        let before = try node.balance(of: sender)
+        let before = try node.chain.balance(of: sender)
         _ = try Self.transfer(node, nonce: 0, tip: 1_000_000_000)
-        #expect(try node.balance(of: sender, at: .number(0)) == before)
-        #expect(try node.balance(of: sender) < before)
-        #expect(try node.transactionCount(of: sender) == 1)
-        #expect(throws: NodeError.headerNotFound) { try node.balance(of: sender, at: .number(5)) }
-        #expect(try node.storage(at: sender, key: [UInt8](repeating: 0, count: 32)) == [UInt8](repeating: 0, count: 32))
-        guard case .sealed(let block)? = node.block(.latest) else {
+        #expect(try node.chain.balance(of: sender, at: .number(0)) == before)
+        #expect(try node.chain.balance(of: sender) < before)
+        #expect(try node.chain.transactionCount(of: sender) == 1)
+        #expect(throws: NodeError.headerNotFound) { try node.chain.balance(of: sender, at: .number(5)) }
+        #expect(
+            try node.chain.storage(at: sender, key: [UInt8](repeating: 0, count: 32))
+                == [UInt8](repeating: 0, count: 32))
+        guard case .sealed(let block)? = node.chain.block(.latest) else {
             Issue.record("the head is a sealed block")
             return
         }
         #expect(block.number == 1)
-        guard case .pending(let pending)? = node.block(.pending) else {
+        guard case .pending(let pending)? = node.chain.block(.pending) else {
             Issue.record("`pending` is the pending block")
             return
         }
         #expect(pending.number == 2 && pending.transactions.isEmpty && pending.block.size > 0)
-        #expect(node.block(.number(7)) == nil)
-        #expect(node.transaction(inBlock: .latest, index: 0)?.index == 0)
-        #expect(node.transaction(inBlock: .hash(block.hash), index: 1) == nil)
+        #expect(node.chain.block(.number(7)) == nil)
+        #expect(node.chain.transaction(inBlock: .latest, index: 0)?.index == 0)
+        #expect(node.chain.transaction(inBlock: .hash(block.hash), index: 1) == nil)
     }
 
     @Test func callsAndEstimatesAreChecked() throws {
@@ -63,45 +65,45 @@ import Testing
         var request = TransactionRequest(
             from: node.devAccounts[0].address, to: node.devAccounts[1].address, data: [1, 0])
         // EIP-7623's floor (21,000 + 10 × (1 + 4 × 1) tokens) is above the standard 21,000 + 4 + 16.
-        #expect(try node.estimateGas(request) == 21_050)
+        #expect(try node.chain.estimateGas(request) == 21_050)
         request.gas = 21_000
-        #expect(throws: NodeError.gasRequiredExceedsAllowance(cap: 21_000)) { try node.estimateGas(request) }
+        #expect(throws: NodeError.gasRequiredExceedsAllowance(cap: 21_000)) { try node.chain.estimateGas(request) }
         request.value = .max
-        #expect(throws: NodeError.insufficientFundsForTransfer) { try node.call(request) }
+        #expect(throws: NodeError.insufficientFundsForTransfer) { try node.chain.call(request) }
     }
 
     @Test func logQueriesAreBounded() throws {
         let (node, _) = try makeNode()
         #expect(throws: NodeError.invalidBlockRange) {
-            try node.logs(LogFilter(fromBlock: .number(1), toBlock: .number(0)))
+            try node.chain.logs(LogFilter(fromBlock: .number(1), toBlock: .number(0)))
         }
         // geth (and execution-apis' filter-error-future-block-range): a range past the head is refused, not empty.
-        #expect(throws: NodeError.blockRangeBeyondHead) { try node.logs(LogFilter(toBlock: .number(1))) }
+        #expect(throws: NodeError.blockRangeBeyondHead) { try node.chain.logs(LogFilter(toBlock: .number(1))) }
         #expect(throws: NodeError.blockRangeBeyondHead) {
-            try node.logs(LogFilter(fromBlock: .number(0x29), toBlock: .number(0x2f)))
+            try node.chain.logs(LogFilter(fromBlock: .number(0x29), toBlock: .number(0x2f)))
         }
         #expect(throws: NodeError.invalidBlockRange) {
-            try node.newFilter(LogFilter(fromBlock: .number(2), toBlock: .number(1)))
+            try node.filters.newFilter(LogFilter(fromBlock: .number(2), toBlock: .number(1)))
         }
         #expect(throws: NodeError.unknownBlock) {
-            try node.logs(LogFilter(blockHash: [UInt8](repeating: 7, count: 32)))
+            try node.chain.logs(LogFilter(blockHash: [UInt8](repeating: 7, count: 32)))
         }
         let many = LogFilter(addresses: Array(repeating: node.devAccounts[0].address, count: LogFilter.queryLimit + 1))
-        #expect(throws: NodeError.tooManyFilterCriteriaPerPosition) { try node.logs(many) }
-        #expect(try node.logs(LogFilter()).isEmpty)
+        #expect(throws: NodeError.tooManyFilterCriteriaPerPosition) { try node.chain.logs(many) }
+        #expect(try node.chain.logs(LogFilter()).isEmpty)
     }
 
     @Test func filtersAndSnapshots() throws {
         let (node, _) = try makeNode()
-        let blocks = try node.newBlockFilter()
+        let blocks = try node.filters.newBlockFilter()
         try node.mine(blocks: 2)
-        guard case .hashes(let hashes) = try node.filterChanges(blocks) else {
+        guard case .hashes(let hashes) = try node.filters.changes(blocks) else {
             Issue.record("a block filter hands out hashes")
             return
         }
         #expect(hashes.count == 2)
-        #expect(node.uninstallFilter(blocks))
-        #expect(throws: NodeError.filterNotFound) { try node.filterChanges(blocks) }
+        #expect(node.filters.uninstall(blocks))
+        #expect(throws: NodeError.filterNotFound) { try node.filters.changes(blocks) }
         let id = try node.snapshot()
         try node.mine(blocks: 3)
         #expect(node.blockNumber == 5)

@@ -30,7 +30,7 @@ import Testing
     @Test func validBaselineDecodes() throws {
         let tx = try SignedTransaction(decoding: legacy(legacyFields))
         #expect(tx.transaction.chainID == nil)
-        #expect(tx.signature == TransactionSignature(yParity: 0, r: 1, s: 1))
+        #expect(tx.signature == EthereumSignature(yParity: 0, r: 1, s: 1))
     }
 
     @Test func emptyInput() {

@@ -1,3 +1,4 @@
+import ABICoding
 import ByteCoding
 import EthereumTransactions
 import EthereumTypes
@@ -72,7 +73,7 @@ import Testing
         #expect(try ERC20ReturnValue.decodeString(ERC20ReturnValue.encode(string: "")) == "")
         var badLength = usdt
         badLength[63] = 0x40
-        #expect(throws: ABIDecodingError(.invalidString, at: 32)) { try ERC20ReturnValue.decodeString(badLength) }
+        #expect(throws: ABIDecodingError(.lengthOutOfRange, at: 32)) { try ERC20ReturnValue.decodeString(badLength) }
         #expect(throws: ABIDecodingError.self) { try ERC20ReturnValue.decodeString([UInt8](repeating: 0, count: 32)) }
     }
 

@@ -21,25 +21,25 @@ import Testing
         #expect(signature.v == 28)
         let expected = try Address(parsing: "0x5ce9454909639D2D17A3F753ce7d93fa0b9aB12E")
         #expect(try PersonalMessage.recover(message, signature: signature) == expected)
-        #expect(try PersonalMessage.recover(message, signature: MessageSignature(bytes: signature.bytes)) == expected)
+        #expect(try PersonalMessage.recover(message, signature: EthereumSignature(bytes: signature.bytes)) == expected)
         #expect(try PersonalMessage.recover(Array("I♥SF!".utf8), signature: signature) != expected)
     }
 
     @Test func signatureParsing() throws {
         var bytes = [UInt8](repeating: 1, count: 65)
         bytes[64] = 0
-        #expect(try MessageSignature(bytes: bytes).v == 27)
+        #expect(try EthereumSignature(bytes: bytes).v == 27)
         bytes[64] = 29
-        #expect(throws: MessageSignatureError.invalidV(29)) { try MessageSignature(bytes: bytes) }
-        #expect(throws: MessageSignatureError.invalidLength(64)) {
-            try MessageSignature(bytes: Array(bytes.dropLast()))
+        #expect(throws: SignatureError.invalidV(29)) { try EthereumSignature(bytes: bytes) }
+        #expect(throws: SignatureError.invalidLength(64)) {
+            try EthereumSignature(bytes: Array(bytes.dropLast()))
         }
-        let zero = MessageSignature(yParity: 0, r: 0, s: 1)
-        #expect(throws: MessageSignatureError.invalidValues) {
+        let zero = EthereumSignature(yParity: 0, r: 0, s: 1)
+        #expect(throws: SignatureError.invalidValues) {
             try zero.recoverAddress(digest: [UInt8](repeating: 1, count: 32))
         }
-        let offCurve = MessageSignature(yParity: 0, r: 5, s: 1)
-        #expect(throws: MessageSignatureError.recoveryFailed) {
+        let offCurve = EthereumSignature(yParity: 0, r: 5, s: 1)
+        #expect(throws: SignatureError.recoveryFailed) {
             try offCurve.recoverAddress(digest: [UInt8](repeating: 1, count: 32))
         }
     }

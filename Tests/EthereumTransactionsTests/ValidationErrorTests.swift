@@ -72,18 +72,18 @@ import Testing
         // The same signature with s' = n − s and the parity flipped is mathematically valid but high-s (EIP-2).
         let highS = SignedTransaction(
             transaction: good.transaction,
-            signature: TransactionSignature(yParity: 1 - sig.yParity, r: sig.r, s: n - sig.s))
+            signature: EthereumSignature(yParity: 1 - sig.yParity, r: sig.r, s: n - sig.s))
         #expect(error(highS, prague) == .invalidSignature)
         #expect(error(highS, prague)?.message == "invalid sender: invalid transaction v, r, s values")
         for (r, s) in [(UInt256.zero, sig.s), (sig.r, .zero), (n, sig.s), (UInt256.max, sig.s)] {
             let bad = SignedTransaction(
-                transaction: good.transaction, signature: TransactionSignature(yParity: 0, r: r, s: s))
+                transaction: good.transaction, signature: EthereumSignature(yParity: 0, r: r, s: s))
             #expect(error(bad, prague) == .invalidSignature)
             #expect(throws: TransactionValidationError.invalidSignature) { try bad.recoverSender() }
         }
         // r = 5 is not the x coordinate of a curve point: no key recovers.
         let offCurve = SignedTransaction(
-            transaction: good.transaction, signature: TransactionSignature(yParity: 0, r: 5, s: 1))
+            transaction: good.transaction, signature: EthereumSignature(yParity: 0, r: 5, s: 1))
         #expect(error(offCurve, prague) == .invalidSignature)
         // A different transaction under the same signature recovers some other address, not the signer.
         let tampered = SignedTransaction(transaction: TestKeys.transfer, signature: sig)

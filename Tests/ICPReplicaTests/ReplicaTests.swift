@@ -24,7 +24,7 @@ final class ReplicaFixture: Sendable {
     let alice: KeyIdentity
     let bob: KeyIdentity
 
-    init() throws {
+    init(configuration: Replica.Configuration = Replica.Configuration()) throws {
         alice = try KeyIdentity(ed25519PrivateKey: Array(repeating: 0x11, count: 32))
         bob = try KeyIdentity(secp256k1PrivateKey: Array(repeating: 0x22, count: 32))
         let minting = Account(owner: try Principal(text: "aaaaa-aa"))
@@ -33,7 +33,9 @@ final class ReplicaFixture: Sendable {
             initialBalances: [(AccountIdentifier(principal: alice.principal), Tokens(e8s: 1_000_000_000))],
             now: Self.start)
         let time = self.time
-        replica = Replica(service: LedgerService(ledger: ledger)) { time.withLock { $0 } }
+        replica = Replica(service: LedgerService(ledger: ledger), configuration: configuration) {
+            time.withLock { $0 }
+        }
     }
 
     var now: UInt64 { time.withLock { $0 } }
@@ -306,6 +308,17 @@ func text(_ response: ReplicaResponse) -> String { String(decoding: response.bod
         let tree = try AgentReply.certifiedTree(read.body)
         #expect(tree.lookup(paths[0]) == .found(Array(LedgerService.candidInterface.utf8)))
         #expect(tree.lookup(paths[1]) == .found(keys.rootKey))
+        let subnet = [Array("subnet".utf8), fixture.replica.configuration.subnetID.bytes]
+        #expect(
+            tree.lookup(subnet + [Array("node".utf8), keys.nodeID.bytes, Array("public_key".utf8)])
+                == .found(keys.nodePublicKey.der))
+        let ranges = CBOREncoder.encode(
+            .array([.array([.bytes(Replica.canisterRange.lower), .bytes(Replica.canisterRange.upper)])]))
+        #expect(tree.lookup(subnet + [Array("canister_ranges".utf8)]) == .found(ranges))
+        // The ranges cover the ledger's id.
+        let ledger = LedgerService.canisterID.bytes
+        #expect(!ledger.lexicographicallyPrecedes(Replica.canisterRange.lower))
+        #expect(!Replica.canisterRange.upper.lexicographicallyPrecedes(ledger))
     }
 
     @Test func statusesArePrunedAfterExpiryPlusRetention() throws {

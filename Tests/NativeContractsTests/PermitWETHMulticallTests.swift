@@ -23,7 +23,7 @@ import Testing
     }
 
     static func permitCall(
-        owner: Address, spender: Address, value: UInt64, deadline: UInt64, signature: MessageSignature
+        owner: Address, spender: Address, value: UInt64, deadline: UInt64, signature: EthereumSignature
     ) -> [UInt8] {
         Native.call(
             "permit(address,address,uint256,uint256,uint8,bytes32,bytes32)",

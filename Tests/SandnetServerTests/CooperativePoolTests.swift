@@ -17,7 +17,7 @@ import Testing
         let running = try await RunningNode.start()
         defer { running.stop() }
         // Hold the ledger lock, as sealing a block and writing it does.
-        let release = HeldLockRequests.hold { whileHeld in running.node.ledger.withLock { _ in whileHeld() } }
+        let release = HeldLockRequests.hold { whileHeld in running.node.chain.withLedger { _ in whileHeld() } }
         let session = HeldLockRequests.session()
         let url = URL(string: "http://127.0.0.1:\(running.port)/")!
         let waiting = HeldLockRequests.post(64, to: url, with: session) { i in

@@ -275,3 +275,59 @@ final class DelayRecorder: Sendable {
         #expect(faults?["rules"]?.arrayValue?.first?["fired"] == .int(1))
     }
 }
+
+/// The fault methods against hostile input and their own faults (issue 38), on a real server.
+@Suite(.serialized) struct FaultMethodsHoldTests {
+    static func rpc(_ node: RunningNode, _ body: String) async throws -> (Int, String) {
+        let (status, _, data) = try await node.post(body: Data(body.utf8))
+        return (status, String(decoding: data, as: UTF8.self))
+    }
+
+    static let everyRequest503 =
+        #"{"jsonrpc":"2.0","id":1,"method":"sandnet_setFaults","params":[{"rules":[{"shape":"http-503"}]}]}"#
+    static let getFaults = #"{"jsonrpc":"2.0","id":9,"method":"sandnet_getFaults"}"#
+
+    @Test(arguments: [#"{"shape":"http-503"}"#, "7"]) func rulesThatAreNotAnArrayAreRefused(_ rules: String)
+        async throws
+    {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        #expect(try await Self.rpc(node, Self.everyRequest503).1 == #"{"jsonrpc":"2.0","id":1,"result":true}"#)
+        let (_, refused) = try await Self.rpc(
+            node, #"{"jsonrpc":"2.0","id":2,"method":"sandnet_setFaults","params":[{"rules":\#(rules)}]}"#)
+        #expect(
+            refused
+                == #"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid argument 0: rules: want an array of rule objects"}}"#
+        )
+        // The old schedule is kept.
+        let (_, kept) = try await Self.rpc(node, Self.getFaults)
+        #expect(try JSON.parse(kept)["result"]?["rules"]?.arrayValue?.count == 1, "\(kept)")
+    }
+
+    @Test func aBatchWithAFaultMethodRunsIt() async throws {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        #expect(try await Self.rpc(node, Self.everyRequest503).1 == #"{"jsonrpc":"2.0","id":1,"result":true}"#)
+        let (status, body) = try await Self.rpc(
+            node,
+            #"[{"jsonrpc":"2.0","id":1,"method":"sandnet_clearFaults"},{"jsonrpc":"2.0","id":2,"method":"eth_chainId"}]"#
+        )
+        // The fault method runs first; with the schedule cleared the rest is served.
+        #expect(status == 200)
+        #expect(
+            body == #"[{"jsonrpc":"2.0","id":1,"result":true},{"jsonrpc":"2.0","id":2,"result":"0xaa36a7"}]"#)
+        let (_, after) = try await Self.rpc(node, Self.getFaults)
+        #expect(try JSON.parse(after)["result"]?["rules"]?.arrayValue?.isEmpty == true, "\(after)")
+    }
+
+    @Test func aBatchWithAFaultMethodUnderAFaultGetsTheFaultsShape() async throws {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        #expect(try await Self.rpc(node, Self.everyRequest503).1 == #"{"jsonrpc":"2.0","id":1,"result":true}"#)
+        let (status, body) = try await Self.rpc(
+            node,
+            #"[{"jsonrpc":"2.0","id":1,"method":"sandnet_getFaults"},{"jsonrpc":"2.0","id":2,"method":"eth_chainId"}]"#)
+        #expect(status == 503, "\(body)")
+        #expect(!body.contains("Internal Server Error"))
+    }
+}

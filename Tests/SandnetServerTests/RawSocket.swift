@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -25,6 +26,8 @@ final class RawSocket: @unchecked Sendable {
     }
 
     let fd: Int32
+    /// Whether ``reset()`` has closed `fd` already.
+    private let closed = Mutex(false)
 
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` sets SO_RCVBUF before connecting (a slow reader).
     init(port: Int, receiveBuffer: Int? = nil, hangGuard: Int = 120) throws {
@@ -59,7 +62,23 @@ final class RawSocket: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit { closeOnce() }
+
+    private func closeOnce() {
+        if closed.withLock({ done in
+            defer { done = true }
+            return !done
+        }) {
+            close(fd)
+        }
+    }
+
+    /// Closes with a TCP reset (SO_LINGER 0): the server sees ECONNRESET, not an end of stream.
+    func reset() {
+        var linger = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        closeOnce()
+    }
 
     /// Runs a blocking call off the cooperative pool.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -172,8 +191,8 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// A masked client frame (the mask key is zero: the payload goes as is).
-    static func frame(_ payload: [UInt8], opcode: UInt8) -> [UInt8] {
-        var out: [UInt8] = [0x80 | opcode]
+    static func frame(_ payload: [UInt8], opcode: UInt8, fin: Bool = true) -> [UInt8] {
+        var out: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         if payload.count < 126 {
             out.append(0x80 | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {

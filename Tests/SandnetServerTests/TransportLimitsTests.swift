@@ -290,3 +290,36 @@ import Testing
         #expect(numbers == Array(1..<(numbers.count + 1)))
     }
 }
+
+/// HTTP/1.0 framing (issue 38, RFC 9112 §9.3): without keep-alive the server closes after the response.
+@Suite(.serialized) struct HTTP10Tests {
+    @Test(arguments: ["GET /health", "POST /"]) func http10WithoutKeepAliveIsClosedAfterTheResponse(_ request: String)
+        async throws
+    {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        // The hang guard (20 s) only fails a run where the server keeps the connection open (until its 120 s idle
+        // timeout).
+        let socket = try RawSocket(port: node.port, hangGuard: 20)
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}"#
+        try await socket.send(
+            "\(request) HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+                + (request.hasPrefix("POST")
+                    ? "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)" : "\r\n"))
+        let text = String(decoding: try await socket.readToEnd(), as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.0 200 OK\r\n") || text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+        #expect(text.hasSuffix(request.hasPrefix("POST") ? #"{"jsonrpc":"2.0","id":1,"result":"0xaa36a7"}"# : "ok"))
+    }
+
+    @Test func http10WithKeepAliveStaysOpen() async throws {
+        let node = try await RunningNode.start()
+        defer { node.stop() }
+        let socket = try RawSocket(port: node.port)
+        for _ in 0..<2 {
+            try await socket.send("GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+            let response = try await socket.readHTTPResponse()
+            #expect(response.status == 200)
+            #expect(response.body == "ok")
+        }
+    }
+}

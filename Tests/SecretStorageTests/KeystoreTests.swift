@@ -155,15 +155,31 @@ import Testing
         let json = String(decoding: keystore.jsonData(), as: UTF8.self)
         #expect(json.contains(#""n" : 4398046511104"#) && json.contains(#""r" : 1048577"#))
         let hostile = try Keystore(json: Data(json.utf8))
+        // Refused by the work bound (checked arithmetic, issue 38) before the memory bound is reached.
         #expect(
             throws: KeystoreError.invalidKDFParameters(
-                "invalid key derivation parameters: needs more than 4096 MiB of memory")
+                "invalid key derivation parameters: work N·r·p = 4611690416473899008 is over the limit of 33554432 (2^25)"
+            )
         ) {
             try hostile.decrypt(password: "pw")
         }
         keystore.kdf = .pbkdf2(iterations: 10, keyLength: 16, salt: [1])
         #expect(throws: KeystoreError.invalidKDFParameters("dklen must be 32 to 1024 bytes, got 16")) {
             try keystore.decrypt(password: "pw")
+        }
+    }
+
+    /// Issue 38: scrypt parameters inside the memory limit but minutes of work (n=2^14 r=8 p=2^12) are refused at
+    /// once, naming the limit.
+    @Test func hostileScryptWorkIsRefusedAtOnce() throws {
+        var keystore = try Keystore.encrypt(privateKey: Self.key, password: "pw", kdf: Self.fastPBKDF2)
+        keystore.kdf = .scrypt(n: 1 << 14, r: 8, p: 1 << 12, keyLength: 32, salt: [1])
+        let hostile = try Keystore(json: keystore.jsonData())
+        #expect(
+            throws: KeystoreError.invalidKDFParameters(
+                "invalid key derivation parameters: work N·r·p = 536870912 is over the limit of 33554432 (2^25)")
+        ) {
+            try hostile.decrypt(password: "pw")
         }
     }
 

@@ -98,6 +98,17 @@ struct KeystoreCommand: ParsableCommand {
         return .keys(try items.enumerated().map { try key($0.element, at: "[\($0.offset)]") })
     }
 
+    /// How much key derivation work a command does before refusing a file or the requested parameters.
+    struct WorkLimitOptions: ParsableArguments {
+        @Option(
+            name: .customLong("max-kdf-work"),
+            help: ArgumentHelp(
+                "Most scrypt work N·r·p to do (default 2^25 = 33554432, 16 times geth's standard n=2^18 r=8 p=1); "
+                    + "more is refused before any work.",
+                valueName: "n"))
+        var maxKDFWork: UInt64 = KeystoreKDF.defaultMaximumScryptWork
+    }
+
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Encrypt a new random key (or --private-key-file) into a new keystore file (mode 0600).")
@@ -120,6 +131,7 @@ struct KeystoreCommand: ParsableCommand {
 
         @OptionGroup var kdf: KDFOptions
         @OptionGroup var password: PasswordOptions
+        @OptionGroup var workLimit: WorkLimitOptions
 
         func validate() throws {
             if klaytnKeys != nil && privateKeyFile != nil {
@@ -155,7 +167,8 @@ struct KeystoreCommand: ParsableCommand {
             let secret = try password.password(prompt: "Password: ", confirm: true)
             do {
                 let keystore = try Keystore.encrypt(
-                    privateKey: privateKey, password: secret, kdf: kdf.requested ?? .defaultScrypt())
+                    privateKey: privateKey, password: secret, kdf: kdf.requested ?? .defaultScrypt(),
+                    maxKDFWork: workLimit.maxKDFWork)
                 try keystore.write(to: file)
                 print("address: \(keystore.address!.checksummed)")
                 print("file: \(file)")
@@ -180,7 +193,8 @@ struct KeystoreCommand: ParsableCommand {
             let secret = try password.password(prompt: "Password: ", confirm: true)
             do {
                 let keystore = try KlaytnKeystore.encrypt(
-                    keys: keys, address: address, password: secret, kdf: kdf.requested ?? .klaytnDefault())
+                    keys: keys, address: address, password: secret, kdf: kdf.requested ?? .klaytnDefault(),
+                    maxKDFWork: workLimit.maxKDFWork)
                 try keystore.write(to: file)
                 print("address: \(keystore.address.lowercased)")
                 print("keys: \(keystore.keyring.allKeys.count)")
@@ -202,6 +216,7 @@ struct KeystoreCommand: ParsableCommand {
         var showPrivateKey = false
 
         @OptionGroup var password: PasswordOptions
+        @OptionGroup var workLimit: WorkLimitOptions
 
         func run() throws {
             let document = try KeystoreCommand.loadAny(file)
@@ -209,12 +224,20 @@ struct KeystoreCommand: ParsableCommand {
             switch document {
             case .web3SecretStorage(let keystore):
                 let privateKey: [UInt8]
-                do { privateKey = try keystore.decrypt(password: secret) } catch { throw CLIError("\(error)") }
+                do {
+                    privateKey = try keystore.decrypt(password: secret, maxKDFWork: workLimit.maxKDFWork)
+                } catch {
+                    throw CLIError("\(error)")
+                }
                 print("address: \(KeystoreCommand.address(of: privateKey))")
                 if showPrivateKey { print("private key: \(Hex.encodePrefixed(privateKey))") }
             case .klaytn(let keystore):
                 let keys: KlaytnKeyring<[UInt8]>
-                do { keys = try keystore.decrypt(password: secret) } catch { throw CLIError("\(error)") }
+                do {
+                    keys = try keystore.decrypt(password: secret, maxKDFWork: workLimit.maxKDFWork)
+                } catch {
+                    throw CLIError("\(error)")
+                }
                 print("address: \(keystore.address.lowercased)")
                 for (label, privateKey) in KeystoreCommand.labelled(keys) {
                     var line = "\(label): key address \(KeystoreCommand.address(of: privateKey))"
@@ -307,6 +330,7 @@ struct KeystoreCommand: ParsableCommand {
 
         @OptionGroup var password: PasswordOptions
         @OptionGroup(title: "New key derivation (default: the file's current one)") var kdf: KDFOptions
+        @OptionGroup var workLimit: WorkLimitOptions
 
         func run() throws {
             let keystore = try KeystoreCommand.load(file)
@@ -317,7 +341,8 @@ struct KeystoreCommand: ParsableCommand {
             if let out, FileManager.default.fileExists(atPath: out) { throw CLIError("\(out) already exists") }
             let secret = try password.password(prompt: "Password: ")
             do {
-                let converted = try keystore.converting(to: target, password: secret, kdf: kdf.requested)
+                let converted = try keystore.converting(
+                    to: target, password: secret, kdf: kdf.requested, maxKDFWork: workLimit.maxKDFWork)
                 try converted.write(to: out ?? file, replacing: out == nil)
                 print("address: \(converted.address!.checksummed)")
                 print("cipher: \(keystore.cipher) -> \(converted.cipher)")
@@ -341,6 +366,7 @@ struct KeystoreCommand: ParsableCommand {
         @OptionGroup var password: PasswordOptions
         @OptionGroup var newPassword: NewPasswordOptions
         @OptionGroup(title: "New key derivation (default: the file's current one)") var kdf: KDFOptions
+        @OptionGroup var workLimit: WorkLimitOptions
 
         func run() throws {
             let document = try KeystoreCommand.loadAny(file)
@@ -348,8 +374,9 @@ struct KeystoreCommand: ParsableCommand {
             do {
                 // Fail before asking for the new password.
                 switch document {
-                case .web3SecretStorage(let keystore): _ = try keystore.decrypt(password: old)
-                case .klaytn(let keystore): _ = try keystore.decrypt(password: old)
+                case .web3SecretStorage(let keystore):
+                    _ = try keystore.decrypt(password: old, maxKDFWork: workLimit.maxKDFWork)
+                case .klaytn(let keystore): _ = try keystore.decrypt(password: old, maxKDFWork: workLimit.maxKDFWork)
                 }
             } catch {
                 throw CLIError("\(error)")
@@ -358,11 +385,13 @@ struct KeystoreCommand: ParsableCommand {
             do {
                 switch document {
                 case .web3SecretStorage(let keystore):
-                    let changed = try keystore.changingPassword(from: old, to: new, kdf: kdf.requested)
+                    let changed = try keystore.changingPassword(
+                        from: old, to: new, kdf: kdf.requested, maxKDFWork: workLimit.maxKDFWork)
                     try changed.write(to: file, replacing: true)
                     print("address: \(changed.address!.checksummed)")
                 case .klaytn(let keystore):
-                    let changed = try keystore.changingPassword(from: old, to: new, kdf: kdf.requested)
+                    let changed = try keystore.changingPassword(
+                        from: old, to: new, kdf: kdf.requested, maxKDFWork: workLimit.maxKDFWork)
                     try changed.write(to: file, replacing: true)
                     print("address: \(changed.address.lowercased)")
                     print("keys: \(changed.keyring.allKeys.count)")

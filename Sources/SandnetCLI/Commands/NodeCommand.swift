@@ -15,6 +15,7 @@ import JSONRPC
 import KeyValueStorage
 import LevelDBStorage
 import Logging
+import MarketData
 import ProviderFaults
 import SandnetServer
 
@@ -143,6 +144,24 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(help: "Seed of the other users' traffic (the same seed and profile replay the same transactions).")
     var ambientSeed: UInt64 = 0
+
+    @Option(help: "Seed of the market's price paths (the same seed gives the same prices; README, \"Markets\").")
+    var marketSeed: UInt64 = 0
+
+    @Option(help: "Hold one market regime everywhere: calm, volatile, crash, pump or sideways (default: seeded mix).")
+    var marketRegime: String?
+
+    @Option(help: "Days of market history charts reach back (1 to 3650).")
+    var marketHistoryDays = 365
+
+    @Option(
+        help: ArgumentHelp(
+            "A scripted market event: KIND,at=TIME[,asset=ID][,duration=S][,change=F] (repeatable).",
+            discussion: "KIND: crash, spike, stale, gap, outlier; TIME: Unix seconds or +N/-N from now."))
+    var marketEvent: [String] = []
+
+    @Flag(help: "Serve no market routes (/coingecko, /coinbase).")
+    var noMarket = false
 
     @Option(
         help: ArgumentHelp(
@@ -277,6 +296,7 @@ struct NodeCommand: AsyncParsableCommand {
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
         if let faults { server.faults = try Self.parseFaults(faults) }
+        server.market = noMarket ? nil : try marketConfiguration(now: Int64(Date().timeIntervalSince1970))
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
         logger.logLevel = silent ? .warning : .info
@@ -304,6 +324,32 @@ struct NodeCommand: AsyncParsableCommand {
                 throw CLIError("--dump-state \(dumpState): cannot write the state dump: \(error.localizedDescription)")
             }
         }
+    }
+
+    /// `--market-*`: the market simulator's configuration.
+    func marketConfiguration(now: Int64) throws -> MarketConfiguration {
+        var market = MarketConfiguration()
+        market.seed = marketSeed
+        if let marketRegime {
+            guard let regime = MarketRegime(rawValue: marketRegime) else {
+                let known = MarketRegime.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CLIError("--market-regime: unknown regime '\(marketRegime)'; known: \(known)")
+            }
+            market.regime = regime
+        }
+        guard MarketConfiguration.historyDaysRange.contains(marketHistoryDays) else {
+            throw CLIError("--market-history-days must be between 1 and 3650")
+        }
+        market.historyDays = marketHistoryDays
+        guard marketEvent.count <= MarketConfiguration.maxEvents else {
+            throw CLIError("--market-event: at most \(MarketConfiguration.maxEvents) events")
+        }
+        do {
+            market.events = try marketEvent.map { try MarketEvent(parsing: $0, now: now) }
+        } catch {
+            throw CLIError("--market-event: \(error)")
+        }
+        return market
     }
 
     /// `--faults`: inline JSON, or `@FILE`.

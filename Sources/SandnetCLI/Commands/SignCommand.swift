@@ -73,8 +73,8 @@ struct SignCommand: ParsableCommand {
         var hex = false
 
         func run() throws {
-            let parsed: MessageSignature
-            do { parsed = try MessageSignature(bytes: try Hex.decode(signature)) } catch {
+            let parsed: EthereumSignature
+            do { parsed = try EthereumSignature(bytes: try Hex.decode(signature)) } catch {
                 throw CLIError("--signature: \(error)")
             }
             do {

@@ -4,7 +4,6 @@ import EthereumTransactions
 import EthereumTypes
 import Foundation
 import JSONCoding
-import KeccakHashing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -30,7 +29,7 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try TokenClient(node.rpcUrl)
             for token in try await client.tokens() {
-                let supply = try await client.uint(token.address, "totalSupply()")
+                let supply = try await client.uint(token.address, .totalSupply)
                 print(
                     "\(token.symbol)\t\(token.address)\t\(token.decimals)\t\(token.name)\t\(Units.format(supply, decimals: token.decimals))"
                 )
@@ -54,8 +53,7 @@ struct TokenCommand: AsyncParsableCommand {
             var tokens = try await client.tokens()
             if let token { tokens = [try TokenClient.pick(token, from: tokens)] }
             for t in tokens {
-                let balance = try await client.uint(
-                    t.address, "balanceOf(address)", [UInt8](repeating: 0, count: 12) + holder.bytes)
+                let balance = try await client.uint(t.address, .balanceOf(owner: holder))
                 print("\(Units.format(balance, decimals: t.decimals)) \(t.symbol)")
             }
         }
@@ -187,17 +185,17 @@ struct TokenClient {
     }
 
     /// `eth_call` of a function returning one word.
-    func uint(_ target: Address, _ signature: String, _ argument: [UInt8] = []) async throws -> UInt256 {
-        let data = Array(Keccak.selector(signature)) + argument
+    func uint(_ target: Address, _ call: ERC20Call) async throws -> UInt256 {
+        let data = call.encoded()
         let result = try await rpc(
             "eth_call",
             [
                 .object([("to", .string(target.lowercased)), ("data", .string(Hex.encodePrefixed(data)))]),
                 .string("latest"),
             ])
-        guard let text = result.stringValue, let bytes = try? Hex.decode(String(text.dropFirst(2))), bytes.count == 32,
-            let value = UInt256(bigEndian: bytes)
-        else { throw CLIError("\(signature) at \(target.checksummed) did not answer one word") }
+        guard let text = result.stringValue, let bytes = try? Hex.decode(String(text.dropFirst(2))),
+            let value = try? call.function.decodeOutput(bytes)[0].uintValue
+        else { throw CLIError("\(call.function) at \(target.checksummed) did not answer one word") }
         return value
     }
 
@@ -211,7 +209,7 @@ struct TokenClient {
             guard let symbol = item["symbol"]?.stringValue, let text = item["address"]?.stringValue,
                 let address = try? Address(parsing: text)
             else { continue }
-            let decimals = try await uint(address, "decimals()")
+            let decimals = try await uint(address, .decimals)
             // What the node says: more than 77 decimals does not fit in uint256 (and trapped converting to Int).
             guard let places = decimals.uint64Value, places <= 77 else {
                 throw CLIError("the node says \(symbol) has \(decimals) decimals; at most 77 fit in uint256")
@@ -221,7 +219,7 @@ struct TokenClient {
                 [
                     .object([
                         ("to", .string(address.lowercased)),
-                        ("data", .string(Hex.encodePrefixed(Array(Keccak.selector("name()"))))),
+                        ("data", .string(Hex.encodePrefixed(ERC20Call.name.encoded()))),
                     ])
                 ])
             let name =
@@ -242,9 +240,4 @@ struct TokenClient {
         }
         return found
     }
-}
-
-/// Function selectors.
-enum Keccak {
-    static func selector(_ signature: String) -> ArraySlice<UInt8> { Keccak256.hash(utf8: signature)[0..<4] }
 }
