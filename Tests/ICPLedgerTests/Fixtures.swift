@@ -53,6 +53,7 @@ extension Result {
 extension LedgerCanister {
     /// Runs a call on the ledger and commits its changes in memory, as the ledger's owner does once it has written
     /// them.
+    @discardableResult
     mutating func run<Answer>(_ call: (LedgerCanister) throws -> LedgerOutcome<Answer>) rethrows -> Answer {
         let outcome = try call(self)
         if let changes = outcome.changes { commit(changes) }

@@ -183,6 +183,7 @@ final class FailingStore: KeyValueStore {
 
 extension PersistentICPLedger {
     /// Runs a call through the owner (written, then committed); a trap is rethrown.
+    @discardableResult
     func run<Answer: Sendable>(_ call: (LedgerCanister) throws -> LedgerOutcome<Answer>) throws -> Answer {
         let result: Result<Answer, LedgerTrap> = try perform { ledger in
             do { return try call(ledger).map { .success($0) } } catch {
