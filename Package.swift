@@ -63,6 +63,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),  // LogEvent (ShutdownLogFilter)
+        // X25519, HKDF, ChaCha20-Poly1305, Ed25519 for WalletConnect v2 (already in the graph through swift-certificates)
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: C system libraries
@@ -169,12 +171,17 @@ let package = Package(
                 "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
+        // MARK: WalletConnect v2: pairing URI, key agreement, envelopes, relay JWT, the relay's state machine (pure)
+        .target(
+            name: "WalletConnect",
+            dependencies: ["ByteCoding", "JSONCoding", .product(name: "Crypto", package: "swift-crypto")]),
+
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding",
-                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData",
+                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData", "WalletConnect",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -261,6 +268,7 @@ let package = Package(
             dependencies: ["MerkleTrie", "ByteCoding", "KeccakHashing", "RLPCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
+        .testTarget(name: "WalletConnectTests", dependencies: ["WalletConnect", "ByteCoding", "JSONCoding"]),
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "MarketDataTests", dependencies: ["MarketData"]),
@@ -279,7 +287,8 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", .product(name: "Hummingbird", package: "hummingbird"),
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "WalletConnect",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
