@@ -175,6 +175,15 @@ let package = Package(
         .target(
             name: "WalletConnect",
             dependencies: ["ByteCoding", "JSONCoding", .product(name: "Crypto", package: "swift-crypto")]),
+        // A wallet emulator and a dApp emulator speaking the Sign API through a relay (WebSocket client; the node is
+        // reached through an injected call, never imported).
+        .target(
+            name: "WalletConnectEmulators",
+            dependencies: [
+                "WalletConnect", "ByteCoding", "JSONCoding", "EthereumTransactions", "EthereumTypes",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
@@ -252,8 +261,8 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen", "WalletConnect",
+                "WalletConnectEmulators", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -287,7 +296,7 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "WalletConnect",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "WalletConnect", "WalletConnectEmulators",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -147,6 +147,7 @@ public final class NodeServer: Sendable {
         let node = self.node
         var dispatcher = network.dispatcher
         for (name, method) in faults.methods { dispatcher.register(name, method) }
+        for (name, method) in walletConnectRelay?.methods ?? [:] { dispatcher.register(name, method) }
         dispatcher.batchLimit = configuration.batchLimit
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes

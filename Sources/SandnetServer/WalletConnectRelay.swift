@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import JSONCoding
+import JSONRPC
 import Logging
 import Synchronization
 import WalletConnect
@@ -201,5 +203,40 @@ extension WalletConnectRelay {
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+}
+
+extension WalletConnectRelay {
+    /// Development methods (README, "WalletConnect v2"): `sandnet_setWalletConnectFaults({counts})` arms relay
+    /// faults, `sandnet_getWalletConnectFaults` returns those still armed, `sandnet_walletConnectLog` the recent
+    /// publishes (method, topic, tag, ttl, prompt, client id).
+    public var methods: [String: RPCMethod] {
+        [
+            "sandnet_setWalletConnectFaults": { [self] params in
+                try params.atMost(1)
+                let config = try params.required(0) { $0 }
+                do throws(RelayFaultsError) {
+                    setFaults(try RelayFaults(json: config))
+                } catch {
+                    throw RPCError.invalidParams("invalid argument 0: \(error.description)")
+                }
+                return .bool(true)
+            },
+            "sandnet_getWalletConnectFaults": { [self] params in
+                try params.atMost(0)
+                return faults.json
+            },
+            "sandnet_walletConnectLog": { [self] params in
+                try params.atMost(0)
+                return .array(
+                    log.map {
+                        .object([
+                            ("method", .string($0.method)), ("topic", .string($0.topic)), ("tag", .int($0.tag)),
+                            ("ttl", .int($0.ttl)), ("prompt", .bool($0.prompt)), ("clientId", .string($0.clientID)),
+                            ("messageId", .string($0.messageID)), ("publishedAt", .int($0.publishedAt)),
+                        ])
+                    })
+            },
+        ]
     }
 }
