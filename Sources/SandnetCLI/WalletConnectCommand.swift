@@ -16,7 +16,7 @@ struct WalletConnectRelayOptions: ParsableArguments {
     var relayPort: Int?
 
     @Option(help: "Relay client JWT checks: permissive (any aud, no token allowed) or strict (as the hosted relay).")
-    var relayAuth: RelayAdmission.Mode = .permissive
+    var relayAuth = "permissive"
 
     @Option(help: "Accepted JWT aud in --relay-auth strict (repeatable; none: any).")
     var relayAudience: [String] = []
@@ -35,9 +35,12 @@ struct WalletConnectRelayOptions: ParsableArguments {
             server.walletConnect = nil
             return
         }
+        guard let mode = RelayAdmission.Mode(rawValue: relayAuth) else {
+            throw ValidationError("--relay-auth must be permissive or strict, not \(relayAuth)")
+        }
         var relay = WalletConnectRelayConfiguration()
         relay.admission = RelayAdmission(
-            mode: relayAuth, audiences: relayAudience, projectIDs: Set(relayProjectId))
+            mode: mode, audiences: relayAudience, projectIDs: Set(relayProjectId))
         if let relayFaults {
             do {
                 relay.faults = try RelayFaults(json: try JSON.parse(relayFaults))
@@ -52,8 +55,6 @@ struct WalletConnectRelayOptions: ParsableArguments {
         server.walletConnectPort = relayPort
     }
 }
-
-extension RelayAdmission.Mode: ExpressibleByArgument {}
 
 /// `sandnet walletconnect …`: WalletConnect tools. v2 here; a v1 `pair` path may join under the same command.
 struct WalletConnectCommand: AsyncParsableCommand {
@@ -109,7 +110,9 @@ struct WalletConnectCommand: AsyncParsableCommand {
     struct Propose: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "propose",
-            abstract: "Run the dApp emulator: print a pairing URI, wait for the wallet's session, then ask for a personal_sign.")
+            abstract:
+                "Run the dApp emulator: print a pairing URI, wait for the wallet's session, then ask for a personal_sign."
+        )
 
         @Option(help: "The node's JSON-RPC URL (its relay is at /relay on the same port).")
         var rpcUrl = "http://127.0.0.1:8545"
@@ -120,8 +123,8 @@ struct WalletConnectCommand: AsyncParsableCommand {
         @Option(help: "App metadata as JSON (malformed cases welcome: icons missing or empty, odd URLs).")
         var metadata: String?
 
-        @Option(help: "Message to personal_sign once the session is settled (none: skip).")
-        var sign: String? = "hello from sandnet"
+        @Option(help: "Message to personal_sign once the session is settled (empty: skip).")
+        var sign = "hello from sandnet"
 
         func run() async throws {
             let dapp = try await DAppEmulator.start(relayURL: WalletConnectCommand.relayURL(rpcUrl))
@@ -142,7 +145,7 @@ struct WalletConnectCommand: AsyncParsableCommand {
             fflush(nil)
             let session = try await pending.value
             print("session \(session.topic) accounts \(session.addresses.joined(separator: " "))")
-            if let sign, let account = session.addresses.first {
+            if !sign.isEmpty, let account = session.addresses.first {
                 let signature = try await dapp.personalSign(session, message: Array(sign.utf8), address: account)
                 print("personal_sign \(signature) (recovers to \(account))")
             }
@@ -151,7 +154,8 @@ struct WalletConnectCommand: AsyncParsableCommand {
 
     struct Parse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "parse", abstract: "Parse a wc: URI (raw, percent-encoded, or a deep link) and print its parts.")
+            commandName: "parse",
+            abstract: "Parse a wc: URI (raw, percent-encoded, or a deep link) and print its parts.")
 
         @Argument(help: "The URI.")
         var uri: String
@@ -191,7 +195,8 @@ struct WalletConnectCommand: AsyncParsableCommand {
 
     struct JWT: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "jwt", abstract: "Sign a relay client JWT (EdDSA over a did:key), or verify one with --verify.")
+            commandName: "jwt", abstract: "Sign a relay client JWT (EdDSA over a did:key), or verify one with --verify."
+        )
 
         @Option(help: "Ed25519 seed, 64 hex digits (default: a random one).")
         var seed: String?
@@ -211,7 +216,7 @@ struct WalletConnectCommand: AsyncParsableCommand {
                     try jwt.verify(now: now)
                     problem = nil
                 } catch {
-                    problem = error.description
+                    problem = "\(error)"
                 }
                 print(
                     JSON.object([
@@ -293,7 +298,9 @@ struct WalletConnectCommand: AsyncParsableCommand {
             ]).bytes)
         let (data, _) = try await URLSession.shared.data(for: request)
         let reply = try JSON.parse([UInt8](data))
-        if let error = reply["error"] { throw CLIError("\(method): \(error["message"]?.stringValue ?? error.serialized)") }
+        if let error = reply["error"] {
+            throw CLIError("\(method): \(error["message"]?.stringValue ?? error.serialized)")
+        }
         return reply["result"] ?? .null
     }
 }

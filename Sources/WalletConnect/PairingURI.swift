@@ -55,8 +55,8 @@ public struct PairingURI: Sendable, Equatable {
     public static func parse(_ text: String, now: Int64? = nil) throws(WalletConnectError) -> (
         uri: PairingURI, encoding: Encoding
     ) {
-        let parsed = try parsed(text, now: now)
-        return (parsed.uri, parsed.encoding)
+        let result = try Self.parsed(text, now: now)
+        return (result.uri, result.encoding)
     }
 
     private struct Parsed {

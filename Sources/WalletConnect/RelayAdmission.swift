@@ -48,7 +48,7 @@ public struct RelayAdmission: Sendable, Equatable {
             try jwt.verify(now: now, audiences: mode == .strict ? audiences : [])
             return jwt.issuer
         } catch {
-            throw Refusal(reason: error.description)
+            throw Refusal(reason: "\(error)")
         }
     }
 }

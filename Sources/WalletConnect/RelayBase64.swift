@@ -8,7 +8,9 @@ public enum RelayBase64 {
     private static let url = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Standard alphabet, padded (relay transport).
-    public static func encode(_ bytes: some Collection<UInt8>) -> String { encode(bytes, alphabet: standard, pad: true) }
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        encode(bytes, alphabet: standard, pad: true)
+    }
 
     /// base64url without padding (JWT segments, Link Mode).
     public static func encodeURL(_ bytes: some Collection<UInt8>) -> String { encode(bytes, alphabet: url, pad: false) }

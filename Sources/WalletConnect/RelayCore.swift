@@ -274,7 +274,8 @@ public struct RelayCore: Sendable {
         let size = message.utf8.count
         guard size <= limits.maxMessageBytes else {
             throw Failure(
-                code: -32600, message: "message is \(size) bytes: the limit is \(limits.maxMessageBytes) (maxMessageBytes)")
+                code: -32600,
+                message: "message is \(size) bytes: the limit is \(limits.maxMessageBytes) (maxMessageBytes)")
         }
         let ttl = try Self.integer(params, "ttl") ?? 300
         guard ttl > 0, ttl <= limits.maxTTL else {
@@ -301,7 +302,9 @@ public struct RelayCore: Sendable {
             guard mailboxBytes + size <= limits.maxMailboxBytes else {
                 throw Failure(
                     code: -32000,
-                    message: "Mailbox limit exceeded: \(mailboxBytes) of \(limits.maxMailboxBytes) bytes stored (maxMailboxBytes)")
+                    message:
+                        "Mailbox limit exceeded: \(mailboxBytes) of \(limits.maxMailboxBytes) bytes stored (maxMailboxBytes)"
+                )
             }
             let stored = Stored(
                 topic: topic, message: message, messageID: messageID, publishedAt: now,
@@ -381,7 +384,10 @@ public struct RelayCore: Sendable {
         let entry = Held(connection: id, topic: stored.topic, messageID: stored.messageID, releaseAt: nil)
         if faults.delayDeliveries > 0 {
             faults.delayDeliveries -= 1
-            held.append(Held(connection: id, topic: stored.topic, messageID: stored.messageID, releaseAt: now + faults.delayMilliseconds))
+            held.append(
+                Held(
+                    connection: id, topic: stored.topic, messageID: stored.messageID,
+                    releaseAt: now + faults.delayMilliseconds))
             return
         }
         if faults.reorderDeliveries > 0 {
@@ -412,7 +418,8 @@ public struct RelayCore: Sendable {
             actions.append(
                 .close(
                     id, code: 1008,
-                    reason: "client too slow: \(limits.maxPendingPerConnection) deliveries unacknowledged (maxPendingPerConnection)"
+                    reason:
+                        "client too slow: \(limits.maxPendingPerConnection) deliveries unacknowledged (maxPendingPerConnection)"
                 ))
             return
         }

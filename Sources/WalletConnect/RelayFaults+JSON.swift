@@ -2,12 +2,14 @@ import JSONCoding
 
 extension RelayFaults {
     /// The JSON names of the counts, as `sandnet_setWalletConnectFaults` and `--relay-faults` take them.
-    static let fields: [(String, WritableKeyPath<RelayFaults, Int>)] = [
-        ("dropDeliveries", \.dropDeliveries), ("duplicateDeliveries", \.duplicateDeliveries),
-        ("reorderDeliveries", \.reorderDeliveries), ("delayDeliveries", \.delayDeliveries),
-        ("withholdPublishAcks", \.withholdPublishAcks), ("closeOnPublish", \.closeOnPublish),
-        ("loseSessionDeletes", \.loseSessionDeletes),
-    ]
+    static var fields: [(String, WritableKeyPath<RelayFaults, Int>)] {
+        [
+            ("dropDeliveries", \.dropDeliveries), ("duplicateDeliveries", \.duplicateDeliveries),
+            ("reorderDeliveries", \.reorderDeliveries), ("delayDeliveries", \.delayDeliveries),
+            ("withholdPublishAcks", \.withholdPublishAcks), ("closeOnPublish", \.closeOnPublish),
+            ("loseSessionDeletes", \.loseSessionDeletes),
+        ]
+    }
 
     /// Most a count may be (a script that arms more is a mistake).
     public static let maxCount = 1_000_000
@@ -25,18 +27,22 @@ extension RelayFaults {
                 guard n <= 600_000 else { throw RelayFaultsError("delayMilliseconds \(n) over the limit of 600000") }
                 delayMilliseconds = n
             } else if let field = Self.fields.first(where: { $0.0 == key }) {
-                guard n <= Self.maxCount else { throw RelayFaultsError("\(key) \(n) over the limit of \(Self.maxCount)") }
+                guard n <= Self.maxCount else {
+                    throw RelayFaultsError("\(key) \(n) over the limit of \(Self.maxCount)")
+                }
                 self[keyPath: field.1] = Int(n)
             } else {
                 throw RelayFaultsError(
-                    "unknown fault \(key) (known: \((Self.fields.map(\.0) + ["delayMilliseconds"]).joined(separator: ", ")))")
+                    "unknown fault \(key) (known: \((Self.fields.map(\.0) + ["delayMilliseconds"]).joined(separator: ", ")))"
+                )
             }
         }
     }
 
     /// The counts still armed, as JSON.
     public var json: JSON {
-        .object(Self.fields.map { ($0.0, .int(self[keyPath: $0.1])) } + [("delayMilliseconds", .int(delayMilliseconds))])
+        .object(
+            Self.fields.map { ($0.0, .int(self[keyPath: $0.1])) } + [("delayMilliseconds", .int(delayMilliseconds))])
     }
 }
 

@@ -54,7 +54,7 @@ public struct RelayJWT: Sendable, Equatable {
         else { throw .invalidJWT("iat and exp must be integers") }
         issuedAt = iat
         expiresAt = exp
-        signingInput = parts[0] + "." + parts[1]
+        signingInput = String(parts[0]) + "." + String(parts[1])
         self.signature = signature
     }
 

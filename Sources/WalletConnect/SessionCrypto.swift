@@ -34,7 +34,7 @@ public enum SessionCrypto {
     }
 
     /// A settled topic: hex(sha256(symKey)).
-    public static func topic(symKey: [UInt8]) -> String { Hex.encode(SHA256.hash(data: symKey)) }
+    public static func topic(symKey: [UInt8]) -> String { Hex.encode(Array(SHA256.hash(data: symKey))) }
 
     /// 32 random bytes (a pairing topic, a pairing symKey, a JWT nonce).
     public static func randomBytes(_ count: Int = 32) -> [UInt8] {

@@ -89,9 +89,9 @@ public final class DAppEmulator: Sendable {
             let sessionKey = try SessionCrypto.symmetricKey(privateKey: privateKey, peerPublicKey: responder)
             let topic = SessionCrypto.topic(symKey: sessionKey)
             let settle = try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock {
-                    if let settle = $0.settles[topic] { return settle as JSON? }
-                    $0.settleWaiters[topic] = continuation
+                let ready: JSON? = state.withLock { s -> JSON? in
+                    if let settle = s.settles[topic] { return settle }
+                    s.settleWaiters[topic] = continuation
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
@@ -134,7 +134,8 @@ public final class DAppEmulator: Sendable {
             let signer = try? PersonalMessage.recover(message, signature: signature)
         else { throw WalletError(code: -1, message: "personal_sign answer is not a signature: \(result.serialized)") }
         guard signer.lowercased == address.lowercased() else {
-            throw WalletError(code: -1, message: "personal_sign signature recovers to \(signer.lowercased), not \(address)")
+            throw WalletError(
+                code: -1, message: "personal_sign signature recovers to \(signer.lowercased), not \(address)")
         }
         return text
     }

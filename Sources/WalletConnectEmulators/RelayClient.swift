@@ -37,7 +37,9 @@ public final class RelayClient: Sendable {
 
     init() {
         state = Mutex(State(nextID: UInt64(Date().timeIntervalSince1970 * 1_000) * 1_000_000))
-        (deliveries, deliveryContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(10_000))
+        let (stream, continuation) = AsyncStream<Delivery>.makeStream(bufferingPolicy: .bufferingOldest(10_000))
+        deliveries = stream
+        deliveryContinuation = continuation
     }
 
     /// Connects to a relay URL (`ws://127.0.0.1:PORT/relay`), authenticating with a fresh client JWT for `seed`.

@@ -59,19 +59,22 @@ final class SignPeer: Sendable {
 
     /// Sends a request on a followed topic and waits for the peer's response (the whole JSON-RPC response).
     func request(_ topic: String, method: String, params: JSON) async throws -> JSON {
-        let (id, key) = try state.withLock { s throws(RelayClient.Failure) in
-            guard let key = s.keys[topic] else { throw RelayClient.Failure("no key for topic \(topic)") }
+        let reserved: (Int64, [UInt8])? = state.withLock { s in
+            guard let key = s.keys[topic] else { return nil }
             let id = s.nextID
             s.nextID += 1
             return (id, key)
         }
+        guard let reserved else { throw RelayClient.Failure("no key for topic \(topic)") }
+        let (id, key) = reserved
         let message = try SignMessage.seal(SignMessage.request(id: id, method: method, params: params), symKey: key)
         let route = Self.tags[method] ?? (0, 300, false)
         return try await withCheckedThrowingContinuation { continuation in
             state.withLock { $0.waiting[String(id)] = continuation }
             Task {
                 do {
-                    try await relay.publish(topic, message: message, tag: route.tag, ttl: route.ttl, prompt: route.prompt)
+                    try await relay.publish(
+                        topic, message: message, tag: route.tag, ttl: route.ttl, prompt: route.prompt)
                 } catch {
                     state.withLock { $0.waiting.removeValue(forKey: String(id)) }?.resume(throwing: error)
                 }
@@ -88,7 +91,8 @@ final class SignPeer: Sendable {
         let method = request["method"]?.stringValue ?? ""
         let route = Self.tags[method] ?? (0, 300, false)
         try await relay.publish(
-            topic, message: try SignMessage.seal(response, symKey: key), tag: tag ?? (route.tag == 0 ? 0 : route.tag + 1),
+            topic, message: try SignMessage.seal(response, symKey: key),
+            tag: tag ?? (route.tag == 0 ? 0 : route.tag + 1),
             ttl: route.ttl)
     }
 

@@ -175,8 +175,12 @@ public final class WalletEmulator: Sendable {
             return nil
         case .reject(let code, let message):
             note("reject proposal \(code)")
-            try? await peer.respond(
-                pairingTopic, to: request, with: SignMessage.error(id: id, code: code, message: message), tag: 1120)
+            do {
+                try await peer.respond(
+                    pairingTopic, to: request, with: SignMessage.error(id: id, code: code, message: message), tag: 1120)
+            } catch {
+                note("rejection not sent: \(error)")
+            }
             return nil
         case .approve:
             break
@@ -191,7 +195,7 @@ public final class WalletEmulator: Sendable {
             let sessionKey = try SessionCrypto.symmetricKey(privateKey: privateKey, peerPublicKey: proposerKey)
             let sessionTopic = SessionCrypto.topic(symKey: sessionKey)
             try await peer.follow(sessionTopic, symKey: sessionKey)
-            state.withLock { $0.sessions.insert(sessionTopic) }
+            _ = state.withLock { $0.sessions.insert(sessionTopic) }
             note("approve \(sessionTopic)")
             let namespaces = SignMessage.eip155Namespace(
                 chainIDs: [configuration.chainID], addresses: configuration.accounts, methods: configuration.methods,

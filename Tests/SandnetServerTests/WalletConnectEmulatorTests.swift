@@ -51,14 +51,19 @@ import WalletConnectEmulators
             _ = try await dapp.personalSign(session, message: Array("hello".utf8), address: account)
             let hash = try await dapp.request(
                 session, method: "eth_sendTransaction",
-                params: .array([.object([("from", .string(account)), ("to", .string(account)), ("value", .string("0x1"))])]))
+                params: .array([
+                    .object([("from", .string(account)), ("to", .string(account)), ("value", .string("0x1"))])
+                ]))
             let receipt = try await node.rpc("eth_getTransactionReceipt", [hash])
             #expect(receipt["result"]?["status"] == .string("0x1"))
             await #expect(throws: DAppEmulator.WalletError(code: 4902, message: "Unrecognized chain ID 0x1.")) {
                 try await dapp.request(
-                    session, method: "wallet_switchEthereumChain", params: .array([.object([("chainId", .string("0x1"))])]))
+                    session, method: "wallet_switchEthereumChain",
+                    params: .array([.object([("chainId", .string("0x1"))])]))
             }
-            #expect(try await wallet.emit(session.topic, name: "chainChanged", data: .string("0xaa36a7"))["result"] == .bool(true))
+            #expect(
+                try await wallet.emit(session.topic, name: "chainChanged", data: .string("0xaa36a7"))["result"]
+                    == .bool(true))
             #expect(dapp.events.first?["event"]?["name"] == .string("chainChanged"))
             try await wallet.disconnect(session.topic)
             #expect(dapp.deletedSessions == [session.topic])

@@ -23,13 +23,11 @@ import WalletConnect
     /// Connects, sends `frames` one by one and collects text frames until `until` says enough; acknowledges every
     /// `irn_subscription` it reads (as the SDKs do).
     static func session(
-        _ url: String, headers: [String: String] = [:], frames: [String], until: @escaping @Sendable ([JSON]) -> Bool
+        _ url: String, authorization: String? = nil, frames: [String], until: @escaping @Sendable ([JSON]) -> Bool
     ) async throws -> [JSON] {
         let received = Mutex<[JSON]>([])
         var configuration = WebSocketClientConfiguration()
-        for (name, value) in headers {
-            if let field = HTTPField.Name(name) { configuration.additionalHeaders[field] = value }
-        }
+        if let authorization { configuration.additionalHeaders[.authorization] = authorization }
         _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test")) {
             inbound, outbound, _ in
             for frame in frames { try await outbound.write(.text(frame)) }
@@ -67,7 +65,7 @@ import WalletConnect
             seed: [UInt8](repeating: 9, count: 32), subject: "n", audience: "wss://relay.walletconnect.org",
             issuedAt: 1, expiresAt: Int64(Date().timeIntervalSince1970) + 60)
         let received = try await Self.session(
-            "ws://127.0.0.1:\(node.port)/relay?projectId=p", headers: ["Authorization": "Bearer \(other)"],
+            "ws://127.0.0.1:\(node.port)/relay?projectId=p", authorization: "Bearer \(other)",
             frames: [#"{"id":"a","jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"\#(Self.topic)"}}"#],
             until: { $0.count == 2 })
         let walletID = try RelayJWT(parsing: other).issuer
@@ -87,7 +85,8 @@ import WalletConnect
         let socket = try RawSocket(port: node.port)
         try await socket.send(
             "GET /relay?auth=\(try Self.token()) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
         let response = try await socket.readHTTPResponse()
         #expect(response.status == 401)
         #expect(response.body.contains("aud wss://relay.walletconnect.com is not one of wss://relay.walletconnect.org"))

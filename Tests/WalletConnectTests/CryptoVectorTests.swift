@@ -70,7 +70,8 @@ import WalletConnect
 
     @Test func type1AndType2Envelopes() throws {
         let type1 = try Envelope.seal(
-            Array(Self.message.utf8), symKey: Self.hex(Self.symKey), nonce: Self.iv, senderPublicKey: Self.hex(Self.pubA))
+            Array(Self.message.utf8), symKey: Self.hex(Self.symKey), nonce: Self.iv,
+            senderPublicKey: Self.hex(Self.pubA))
         #expect(
             type1.base64
                 == "Af96fVdnw2KwoXrZIpnr23gx3L2aVpWcATaMdARUOzNCcXdlY2ZhYXNkYWRzeloehD3r+YsB1qdXGLXuJxFer6PKupcDyhxWAaavJBkEUyD67CBzzItrjcQ55j4hYS/ziDyGfgvc1yyDPrf3uyA0qew1wvsD2Tcy"

@@ -42,7 +42,10 @@ import WalletConnect
         ("wc:" + String(repeating: "a", count: 64) + "@1?bridge=x&key=00", "version 1 is not WalletConnect v2 (@2)"),
         ("wc:" + String(repeating: "a", count: 64) + "@2?relay-protocol=irn", "no symKey"),
         ("wc:" + String(repeating: "a", count: 64) + "@2?symKey=zz&relay-protocol=irn", "symKey must be 64 hex digits"),
-        ("wc:" + String(repeating: "a", count: 64) + "@2?symKey=" + String(repeating: "b", count: 64), "no relay-protocol"),
+        (
+            "wc:" + String(repeating: "a", count: 64) + "@2?symKey=" + String(repeating: "b", count: 64),
+            "no relay-protocol"
+        ),
     ])
     func malformedURIsNameTheirFault(text: String, reason: String) {
         #expect(throws: WalletConnectError.invalidURI(reason)) { try PairingURI(parsing: text) }

@@ -39,7 +39,8 @@ import WalletConnect
         let frames = Self.frames(subscribed, to: wallet)
         #expect(frames.count == 2)
         #expect(frames[0]["id"] == .string("s1"))
-        #expect(frames[0]["result"] == .string(RelayHash.subscriptionID(topic: Self.topicA, clientID: "did:key:wallet")))
+        #expect(
+            frames[0]["result"] == .string(RelayHash.subscriptionID(topic: Self.topicA, clientID: "did:key:wallet")))
         #expect(frames[1]["method"] == .string("irn_subscription"))
         #expect(frames[1]["params"]?["data"]?["message"] == .string("AAEC"))
         #expect(frames[1]["params"]?["data"]?["tag"] == .number("1100"))
@@ -70,7 +71,8 @@ import WalletConnect
         relay.disconnect(wallet)
         let again = relay.connect(clientID: "wallet")
         let replay = Self.frames(
-            relay.receive(Self.request("3", "irn_subscribe", #"{"topic":"\#(Self.topicA)"}"#), from: again, now: 11_000),
+            relay.receive(
+                Self.request("3", "irn_subscribe", #"{"topic":"\#(Self.topicA)"}"#), from: again, now: 11_000),
             to: again)
         #expect(replay.count == 2)
         let ackID = replay[1]["id"]?.numberText ?? ""
@@ -80,7 +82,8 @@ import WalletConnect
         let third = relay.connect(clientID: "wallet")
         #expect(
             Self.frames(
-                relay.receive(Self.request("4", "irn_subscribe", #"{"topic":"\#(Self.topicA)"}"#), from: third, now: 12_000),
+                relay.receive(
+                    Self.request("4", "irn_subscribe", #"{"topic":"\#(Self.topicA)"}"#), from: third, now: 12_000),
                 to: third
             ).count == 1)
     }
@@ -135,8 +138,11 @@ import WalletConnect
             Self.frames(relay.receive(frame, from: c, now: 0), to: c).first?["error"]?["message"]?.stringValue
         }
         #expect(error(Array("not json".utf8))?.hasPrefix("parse error") == true)
-        #expect(error(Array("[1,2]".utf8)) == "invalid request: the relay takes one JSON-RPC object per frame, got array")
-        #expect(error(Self.request("1", "irn_publish", #"{"topic":"xyz","message":"m"}"#)) == "invalid topic: must be 64 hex digits")
+        #expect(
+            error(Array("[1,2]".utf8)) == "invalid request: the relay takes one JSON-RPC object per frame, got array")
+        #expect(
+            error(Self.request("1", "irn_publish", #"{"topic":"xyz","message":"m"}"#))
+                == "invalid topic: must be 64 hex digits")
         #expect(
             error(Self.request("1", "irn_publish", Self.publish(Self.topicA, "123456789")))
                 == "message is 9 bytes: the limit is 8 (maxMessageBytes)")
@@ -148,11 +154,16 @@ import WalletConnect
             error(Self.request("1", "irn_subscribe", #"{"topic":"\#(Self.topicB)"}"#))
                 == "subscription limit reached: 1 topics per connection (maxTopicsPerConnection)")
         #expect(
-            error(Self.request("1", "irn_batchSubscribe", #"{"topics":["\#(Self.topicA)","\#(Self.topicA)","\#(Self.topicA)"]}"#))
+            error(
+                Self.request(
+                    "1", "irn_batchSubscribe", #"{"topics":["\#(Self.topicA)","\#(Self.topicA)","\#(Self.topicA)"]}"#))
                 == "batch of 3: the limit is 2 (maxBatch)")
         #expect(error(Self.request("1", "irn_nope", "{}")) == "method not found: irn_nope")
-        #expect(error(Self.request("1", "irn_publish", #"{"topic":"\#(Self.topicA)","message":"m","ttl":99999999999999999999}"#))
-            == "invalid params: ttl must be an integer within 64 bits")
+        #expect(
+            error(
+                Self.request(
+                    "1", "irn_publish", #"{"topic":"\#(Self.topicA)","message":"m","ttl":99999999999999999999}"#))
+                == "invalid params: ttl must be an integer within 64 bits")
     }
 
     @Test func faultsDropDuplicateReorderDelayAndWithholdAcks() {
@@ -164,23 +175,40 @@ import WalletConnect
             Self.frames(actions, to: wallet).compactMap { $0["params"]?["data"]?["message"]?.stringValue }
         }
         relay.faults.dropDeliveries = 1
-        #expect(messages(relay.receive(Self.request("2", "irn_publish", Self.publish(Self.topicA, "m1")), from: dapp, now: 0)) == [])
+        #expect(
+            messages(
+                relay.receive(Self.request("2", "irn_publish", Self.publish(Self.topicA, "m1")), from: dapp, now: 0))
+                == [])
         relay.faults.duplicateDeliveries = 1
-        #expect(messages(relay.receive(Self.request("3", "irn_publish", Self.publish(Self.topicA, "m2")), from: dapp, now: 0)) == ["m2", "m2"])
+        #expect(
+            messages(
+                relay.receive(Self.request("3", "irn_publish", Self.publish(Self.topicA, "m2")), from: dapp, now: 0))
+                == ["m2", "m2"])
         relay.faults.reorderDeliveries = 1
-        #expect(messages(relay.receive(Self.request("4", "irn_publish", Self.publish(Self.topicA, "m3")), from: dapp, now: 0)) == [])
-        #expect(messages(relay.receive(Self.request("5", "irn_publish", Self.publish(Self.topicA, "m4")), from: dapp, now: 0)) == ["m4", "m3"])
+        #expect(
+            messages(
+                relay.receive(Self.request("4", "irn_publish", Self.publish(Self.topicA, "m3")), from: dapp, now: 0))
+                == [])
+        #expect(
+            messages(
+                relay.receive(Self.request("5", "irn_publish", Self.publish(Self.topicA, "m4")), from: dapp, now: 0))
+                == ["m4", "m3"])
         relay.faults.delayDeliveries = 1
         relay.faults.delayMilliseconds = 700
-        #expect(messages(relay.receive(Self.request("6", "irn_publish", Self.publish(Self.topicA, "m5")), from: dapp, now: 0)) == [])
+        #expect(
+            messages(
+                relay.receive(Self.request("6", "irn_publish", Self.publish(Self.topicA, "m5")), from: dapp, now: 0))
+                == [])
         #expect(messages(relay.tick(now: 699)) == [])
         #expect(messages(relay.tick(now: 700)) == ["m5"])
         relay.faults.withholdPublishAcks = 1
-        let withheld = relay.receive(Self.request("7", "irn_publish", Self.publish(Self.topicA, "m6")), from: dapp, now: 0)
+        let withheld = relay.receive(
+            Self.request("7", "irn_publish", Self.publish(Self.topicA, "m6")), from: dapp, now: 0)
         #expect(Self.frames(withheld, to: dapp).isEmpty)
         #expect(messages(withheld) == ["m6"])
         relay.faults.loseSessionDeletes = 1
-        let lost = relay.receive(Self.request("8", "irn_publish", Self.publish(Self.topicA, "del", tag: 1112)), from: dapp, now: 0)
+        let lost = relay.receive(
+            Self.request("8", "irn_publish", Self.publish(Self.topicA, "del", tag: 1112)), from: dapp, now: 0)
         #expect(messages(lost) == [])
         #expect(Self.frames(lost, to: dapp).first?["result"] == .bool(true))
         #expect(relay.faults.isEmpty)
@@ -192,12 +220,14 @@ import WalletConnect
         let wallet = relay.connect(clientID: "wallet")
         _ = relay.receive(Self.request("1", "irn_publish", Self.publish(Self.topicA, "m1")), from: dapp, now: 5)
         let fetched = Self.frames(
-            relay.receive(Self.request("2", "irn_batchFetchMessages", #"{"topics":["\#(Self.topicA)"]}"#), from: wallet, now: 6),
+            relay.receive(
+                Self.request("2", "irn_batchFetchMessages", #"{"topics":["\#(Self.topicA)"]}"#), from: wallet, now: 6),
             to: wallet)
         #expect(fetched.first?["result"]?["messages"]?.arrayValue?.count == 1)
         #expect(fetched.first?["result"]?["hasMore"] == .bool(false))
         let again = Self.frames(
-            relay.receive(Self.request("3", "irn_fetchMessages", #"{"topic":"\#(Self.topicA)"}"#), from: wallet, now: 7),
+            relay.receive(
+                Self.request("3", "irn_fetchMessages", #"{"topic":"\#(Self.topicA)"}"#), from: wallet, now: 7),
             to: wallet)
         #expect(again.first?["result"]?["messages"] == .array([]))
     }
@@ -207,8 +237,9 @@ import WalletConnect
     @Test func modesAndProjectIDs() throws {
         let token = RelayJWTTests.token
         let permissive = RelayAdmission()
-        #expect(try permissive.admit(token: token, projectID: nil, anonymousID: "anon", now: 1_656_910_100)
-            == "did:key:z6MkodHZwneVRShtaLf8JKYkxpDGp1vGZnpGmdBpX8M2exxH")
+        #expect(
+            try permissive.admit(token: token, projectID: nil, anonymousID: "anon", now: 1_656_910_100)
+                == "did:key:z6MkodHZwneVRShtaLf8JKYkxpDGp1vGZnpGmdBpX8M2exxH")
         #expect(try permissive.admit(token: nil, projectID: "x", anonymousID: "anon", now: 0) == "anon")
         #expect(throws: RelayAdmission.Refusal(reason: "invalid relay JWT: expired at 1656996497 (now 1700000000)")) {
             try permissive.admit(token: token, projectID: nil, anonymousID: "anon", now: 1_700_000_000)

@@ -50,7 +50,8 @@ import WalletConnect
             id: 1_700_000_000_000_001, method: "wc_sessionPropose",
             params: SignMessage.proposal(
                 publicKey: Hex.encode(dappPublic),
-                metadata: SignMessage.metadata(name: "dApp", description: "test", url: "https://dapp.example", icons: []),
+                metadata: SignMessage.metadata(
+                    name: "dApp", description: "test", url: "https://dapp.example", icons: []),
                 requiredNamespaces: .object([]),
                 optionalNamespaces: SignMessage.eip155Namespace(
                     chainIDs: [11_155_111], addresses: [], methods: ["personal_sign"], events: ["chainChanged"]),
@@ -79,14 +80,16 @@ import WalletConnect
         let response = SignMessage.result(
             id: opened["id"] ?? .null,
             .object([
-                ("relay", .object([("protocol", .string("irn"))])), ("responderPublicKey", .string(Hex.encode(walletPublic))),
+                ("relay", .object([("protocol", .string("irn"))])),
+                ("responderPublicKey", .string(Hex.encode(walletPublic))),
             ]))
         let address = "0x" + String(repeating: "ab", count: 20)
         let settle = SignMessage.request(
             id: 1_700_000_000_000_002, method: "wc_sessionSettle",
             params: SignMessage.settlement(
                 publicKey: Hex.encode(walletPublic),
-                metadata: SignMessage.metadata(name: "Wallet", description: "emulator", url: "https://w.example", icons: []),
+                metadata: SignMessage.metadata(
+                    name: "Wallet", description: "emulator", url: "https://w.example", icons: []),
                 namespaces: SignMessage.eip155Namespace(
                     chainIDs: [11_155_111], addresses: [address], methods: ["personal_sign"], events: ["chainChanged"]),
                 expiry: 1_000 + 7 * 86_400))
@@ -125,7 +128,8 @@ import WalletConnect
                 (
                     "request",
                     .object([
-                        ("method", .string("personal_sign")), ("params", .array([.string("0x68656c6c6f"), .string(address)])),
+                        ("method", .string("personal_sign")),
+                        ("params", .array([.string("0x68656c6c6f"), .string(address)])),
                     ])
                 ), ("chainId", .string("eip155:11155111")),
             ]))
@@ -142,7 +146,12 @@ import WalletConnect
             &relay, &peers, from: wallet, "irn_publish",
             .object([
                 ("topic", .string(sessionTopic)),
-                ("message", .string(try SignMessage.seal(SignMessage.result(id: asked["id"] ?? .null, signature), symKey: sessionKey))),
+                (
+                    "message",
+                    .string(
+                        try SignMessage.seal(
+                            SignMessage.result(id: asked["id"] ?? .null, signature), symKey: sessionKey))
+                ),
                 ("ttl", .int(300)), ("tag", .int(1109)),
             ]))
         let result = try SignMessage.open(try #require(peers[dapp].inbox.last).message, symKey: dappKey)
