@@ -126,6 +126,9 @@ struct WalletConnectCommand: AsyncParsableCommand {
         @Option(help: "Message to personal_sign once the session is settled (empty: skip).")
         var sign = "hello from sandnet"
 
+        @Flag(help: "Then ask for an eth_sendTransaction (1 wei to itself) and check its receipt on the node.")
+        var sendTransaction = false
+
         func run() async throws {
             let dapp = try await DAppEmulator.start(relayURL: WalletConnectCommand.relayURL(rpcUrl))
             defer { dapp.close() }
@@ -148,6 +151,19 @@ struct WalletConnectCommand: AsyncParsableCommand {
             if !sign.isEmpty, let account = session.addresses.first {
                 let signature = try await dapp.personalSign(session, message: Array(sign.utf8), address: account)
                 print("personal_sign \(signature) (recovers to \(account))")
+            }
+            fflush(nil)
+            if sendTransaction, let account = session.addresses.first {
+                let hash = try await dapp.request(
+                    session, method: "eth_sendTransaction",
+                    params: .array([
+                        .object([("from", .string(account)), ("to", .string(account)), ("value", .string("0x1"))])
+                    ]))
+                let receipt = try await WalletConnectCommand.call(rpcUrl, "eth_getTransactionReceipt", [hash])
+                guard let status = receipt["status"]?.stringValue else {
+                    throw CLIError("eth_sendTransaction answered \(hash.serialized), which the node does not know")
+                }
+                print("eth_sendTransaction \(hash.stringValue ?? hash.serialized) status \(status)")
             }
         }
     }

@@ -63,7 +63,8 @@ public final class WalletConnectRelay: Sendable {
     /// Connections open right now.
     public var connectionCount: Int { state.withLock { $0.core.connectionCount } }
 
-    /// The client id of a connection asking to upgrade, or why it is refused (answered 401).
+    /// The client id of a connection that upgraded, or why it is refused (its WebSocket is closed with 1008 and the
+    /// reason: a close frame's reason reaches every client library, an HTTP refusal's body does not).
     func admit(_ request: Request) throws(RelayAdmission.Refusal) -> String {
         var token = request.uri.queryParameters.get("auth")
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
@@ -164,21 +165,17 @@ public final class WalletConnectRelay: Sendable {
         }
     }
 
-    /// Adds the relay's WebSocket route at `path` (a 401 with the reason for a refused client JWT or project id).
+    /// Adds the relay's WebSocket route at `path` (a refused client JWT or project id: closed with 1008 and the
+    /// reason).
     func addRoute<Context: WebSocketRequestContext>(to router: Router<Context>, path: String, maxMessage: Int) {
-        router.ws(RouterPath(path)) { [self] request, _ in
-            do {
-                _ = try admit(request)
-            } catch {
-                throw HTTPError(.unauthorized, message: error.reason)
-            }
-            return .upgrade([:])
+        router.ws(RouterPath(path)) { request, _ in
+            request.headers[.upgrade]?.lowercased() == "websocket" ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { [self] inbound, outbound, context in
             let clientID: String
             do {
                 clientID = try admit(context.request)
             } catch {
-                try await outbound.close(.policyViolation, reason: error.reason)
+                try await outbound.close(.policyViolation, reason: "\(error)")
                 return
             }
             try await serve(clientID: clientID, inbound: inbound, outbound: outbound, maxMessage: maxMessage)
@@ -199,7 +196,8 @@ extension WalletConnectRelay {
             router: router,
             server: .http1WebSocketUpgrade(
                 webSocketRouter: router,
-                configuration: .init(maxFrameSize: maxMessage, autoPing: .enabled(timePeriod: .seconds(20)))),
+                configuration: HTTP1WebSocketUpgradeChannel.Configuration(
+                    ws: .init(maxFrameSize: maxMessage, autoPing: .enabled(timePeriod: .seconds(20))))),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -25,6 +25,7 @@ public struct RelayAdmission: Sendable, Equatable {
     /// Why a connection was refused (answered with HTTP 401 before the upgrade).
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         public let reason: String
+        public init(reason: String) { self.reason = reason }
         public var description: String { reason }
     }
 

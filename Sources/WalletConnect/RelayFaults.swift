@@ -21,5 +21,9 @@ public struct RelayFaults: Sendable, Equatable {
     public init() {}
 
     /// Whether any fault is still armed.
-    public var isEmpty: Bool { self == RelayFaults() }
+    public var isEmpty: Bool {
+        var zero = self
+        zero.delayMilliseconds = RelayFaults().delayMilliseconds
+        return zero == RelayFaults()
+    }
 }

@@ -29,6 +29,10 @@ public final class DAppEmulator: Sendable {
     public struct WalletError: Error, Sendable, Equatable, CustomStringConvertible {
         public let code: Int
         public let message: String
+        public init(code: Int, message: String) {
+            self.code = code
+            self.message = message
+        }
         public var description: String { "wallet error \(code): \(message)" }
     }
 

@@ -82,13 +82,15 @@ import WalletConnect
             $0.walletConnect = relay
         })
         defer { node.stop() }
-        let socket = try RawSocket(port: node.port)
-        try await socket.send(
-            "GET /relay?auth=\(try Self.token()) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        )
-        let response = try await socket.readHTTPResponse()
-        #expect(response.status == 401)
-        #expect(response.body.contains("aud wss://relay.walletconnect.com is not one of wss://relay.walletconnect.org"))
+        let close = try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(node.port)/relay?auth=\(try Self.token())", logger: Logger(label: "test")
+        ) { inbound, _, _ in
+            for try await _ in inbound.messages(maxSize: 1 << 16) {}
+        }
+        #expect(close?.closeCode == .policyViolation)
+        #expect(
+            close?.reason
+                == "invalid relay JWT: aud wss://relay.walletconnect.com is not one of wss://relay.walletconnect.org")
+        #expect(node.server.walletConnectRelay?.connectionCount == 0)
     }
 }
