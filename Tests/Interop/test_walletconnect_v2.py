@@ -94,7 +94,7 @@ def test_pywalletconnect_wallet_answers_the_dapp_emulator(node_factory, monkeypa
         out, err = dapp.communicate(timeout=60)
         assert dapp.returncode == 0, err
         lines = out.splitlines()
-        assert any(line.startswith("personal_sign 0x") and account.lower() in line for line in lines), out
+        assert any(line.startswith("personal_sign 0x") and account.lower() in line.lower() for line in lines), out
         assert any(line.startswith("eth_sendTransaction 0x") and line.endswith("status 0x1") for line in lines), out
         wallet.close()
     finally:
