@@ -8,7 +8,10 @@ import NativeContracts
 public enum NativeABI {
     /// One function or event: `name(type name, …)` with outputs, mutability and (events) indexed inputs.
     struct Entry {
-        enum Kind { case function(mutability: String), event }
+        enum Kind {
+            case function(mutability: String)
+            case event
+        }
         var kind: Kind
         var name: String
         var inputs: [(type: String, name: String, indexed: Bool)]
