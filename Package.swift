@@ -25,6 +25,7 @@
 //   markets             MarketData (seeded price paths, CoinGecko granularity, candles; pure, no I/O)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
+//   explorer APIs       ExplorerAPI                      (Etherscan's API over the node's typed API; no HTTP)
 //   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
 //                       over the node's typed API, one file per namespace, errors mapped in one file);
 //                       ICPRPC (sandnet_icp* methods, ICP faucet)
@@ -168,7 +169,16 @@ let package = Package(
             name: "EthereumRPC",
             dependencies: [
                 "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger",
-                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
+                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic", "ExplorerAPI",
+            ]),
+
+        // MARK: Explorer APIs: Etherscan's module/action API and its rows, paging and texts, over the node's typed API
+        // (no HTTP); the address history query the store's indexes will answer
+        .target(
+            name: "ExplorerAPI",
+            dependencies: [
+                "ABICoding", "ByteCoding", "EthereumLedger", "EthereumNode", "EthereumTypes", "JSONCoding",
+                "KeccakHashing", "NativeContracts",
             ]),
 
         // MARK: WalletConnect v2: pairing URI, key agreement, envelopes, relay JWT, the relay's state machine (pure)
@@ -190,7 +200,7 @@ let package = Package(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding",
-                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData", "WalletConnect",
+                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData", "ExplorerAPI", "WalletConnect",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -296,7 +306,8 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "WalletConnect", "WalletConnectEmulators",
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "NativeContracts", "WalletConnect",
+                "WalletConnectEmulators",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
