@@ -129,7 +129,8 @@ let package = Package(
 
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
         .target(
-            name: "NativeContracts", dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+            name: "NativeContracts",
+            dependencies: ["ABICoding", "ByteCoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
@@ -174,7 +175,7 @@ let package = Package(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding",
-                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData",
+                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData", "NativeContracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -279,7 +280,8 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", .product(name: "Hummingbird", package: "hummingbird"),
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "NativeContracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

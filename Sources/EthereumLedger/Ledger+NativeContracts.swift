@@ -121,6 +121,12 @@ extension Ledger {
             }
             accounts[token.address] = account
         }
+        for collection in registry.collections {
+            var account = accounts[collection.address] ?? Account()
+            account.code = collection.codeMarker
+            for (slot, value) in collection.genesisStorage { account.storage[slot] = value }
+            accounts[collection.address] = account
+        }
         if registry.multicall3, let code = registry.code(at: NativeContractRegistry.multicall3Address) {
             var account = accounts[NativeContractRegistry.multicall3Address] ?? Account()
             account.code = code

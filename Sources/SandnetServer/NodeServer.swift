@@ -188,6 +188,7 @@ public final class NodeServer: Sendable {
         router.get("/api/info") { _, _ in Self.json(node.faucet.info.bytes, status: .ok) }
         if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
         if let market = configuration.market { addMarketRoutes(to: router, market: market) }
+        addNFTRoutes(to: router)
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
