@@ -132,7 +132,8 @@ let package = Package(
 
         // MARK: Native contracts: tokens and Multicall3 as pure functions (no EVM); the ledger calls them
         .target(
-            name: "NativeContracts", dependencies: ["ABICoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
+            name: "NativeContracts",
+            dependencies: ["ABICoding", "ByteCoding", "EthereumTypes", "KeccakHashing", "EthereumTransactions"]),
 
         // MARK: Ledger cores (deterministic, synchronous, no networking)
         .target(
@@ -201,6 +202,7 @@ let package = Package(
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding",
                 "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData", "ExplorerAPI", "WalletConnect",
+                "NativeContracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -117,8 +117,8 @@ public struct WorldState: Sendable {
         }
     }
 
-    /// Places the native contracts in the genesis state: their code markers, the tokens' storage, and WETH9's ETH
-    /// backing its genesis supply. Returns the wei added to the supply.
+    /// Places the native contracts in the genesis state: their code markers, the tokens' and NFT collections' storage,
+    /// and WETH9's ETH backing its genesis supply. Returns the wei added to the supply.
     static func placeNativeContracts(_ registry: NativeContractRegistry, into accounts: inout [Address: Account])
         -> UInt256
     {
@@ -132,6 +132,12 @@ public struct WorldState: Sendable {
                 added = added + token.genesisSupply
             }
             accounts[token.address] = account
+        }
+        for collection in registry.collections {
+            var account = accounts[collection.address] ?? Account()
+            account.code = collection.codeMarker
+            for (slot, value) in collection.genesisStorage { account.storage[slot] = value }
+            accounts[collection.address] = account
         }
         if registry.multicall3, let code = registry.code(at: NativeContractRegistry.multicall3Address) {
             var account = accounts[NativeContractRegistry.multicall3Address] ?? Account()

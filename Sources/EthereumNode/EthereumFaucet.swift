@@ -59,6 +59,8 @@ public struct EthereumFaucet: Sendable {
     public var configuration: NodeConfiguration { node.configuration }
     /// The tokens a claim may ask for.
     public var tokens: [TokenDefinition] { node.nativeContracts.tokens }
+    /// The native NFT collections (listed by `/api/info` beside the tokens).
+    public var collections: [NFTCollection] { node.nativeContracts.collections }
 
     /// A token by symbol (case-insensitive) or address; nil when the chain has none.
     public func token(named name: String) -> TokenDefinition? { node.nativeContracts.token(named: name) }

@@ -49,8 +49,9 @@ public struct NodeConfiguration: Sendable {
     /// Whole tokens one faucet claim of a token pays.
     public var faucetTokenAmount: UInt64 = 1_000
 
-    /// The default chain has the native tokens (USDC, WETH, LINK, USDT) and Multicall3 at their Sepolia addresses.
+    /// The default chain has the native tokens (USDC, WETH, LINK, USDT) and Multicall3 at their Sepolia addresses, and
+    /// the two default NFT collections (``NFTCollection/defaults``; the node fills their holdings).
     public init() {
-        chain.nativeContracts = .sepoliaDefaults
+        chain.nativeContracts = NativeContractRegistry.sepoliaDefaults.withDefaultCollections
     }
 }

@@ -124,8 +124,14 @@ public final class SandnetNode: Sendable {
             }
             supply = sum
         }
-        chainConfig.nativeContracts = NativeContractRegistry(
-            tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
+        let collections = DefaultCollectionHoldings.filled(
+            chainConfig.nativeContracts.collections, dev: dev.map(\.address), owner: faucet.ethereumAddress)
+        switch NativeContractRegistry(tokens: tokens, multicall3: chainConfig.nativeContracts.multicall3)
+            .adding(collections)
+        {
+        case .success(let registry): chainConfig.nativeContracts = registry
+        case .failure(let error): throw LedgerError.valueOutOfRange(error.message)
+        }
         self.genesis = (chainConfig, genesis)
         var chain: PersistentLedger
         if let store {

@@ -16,6 +16,7 @@ public enum EthereumMethods {
         if node.configuration.devMethodsEnabled {
             DevRPC.register(node, into: &d)
             LivingChainRPC.register(node, into: &d)
+            NFTRPC.register(node, into: &d)
         }
         return d.methods
     }

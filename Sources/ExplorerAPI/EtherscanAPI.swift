@@ -322,6 +322,12 @@ public struct EtherscanAPI: Sendable {
                 source =
                     "// Sandnet native contract: Multicall3 (github.com/mds1/multicall). It runs as Swift code in "
                     + "the node (Sources/NativeContracts), not as EVM bytecode."
+            case .collection(let collection)?:
+                name = collection.symbol
+                source =
+                    "// Sandnet native contract: \(collection.name) (\(collection.symbol)), "
+                    + "\(collection.standard == .erc721 ? "ERC-721" : "ERC-1155") as OpenZeppelin 5 behaves. It runs as "
+                    + "Swift code in the node (Sources/NativeContracts), not as EVM bytecode."
             case nil:
                 name = ""
                 source = ""

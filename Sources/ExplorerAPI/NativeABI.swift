@@ -203,6 +203,7 @@ public enum NativeABI {
         case .multicall3:
             guard let json = try? JSON.parse(multicall3JSON) else { preconditionFailure("Multicall3's ABI is JSON") }
             return json
+        case .collection: return .array([])  // the NFT collections' ABI is not listed yet (issue 30)
         }
     }
 
@@ -218,6 +219,7 @@ public enum NativeABI {
             }?.functionName ?? ""
         case .multicall3:
             return multicall3Functions.first { $0.0 == selector }?.1 ?? ""
+        case .collection: return ""
         }
     }
 }

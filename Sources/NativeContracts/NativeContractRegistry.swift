@@ -1,15 +1,18 @@
 import EthereumTypes
 
-/// The native contracts of a chain: its tokens and, optionally, Multicall3. Part of the chain configuration, so
+/// The native contracts of a chain: its tokens, its NFT collections and, optionally, Multicall3. Part of the chain configuration, so
 /// that genesis, every node of the chain and every replay agree.
 public struct NativeContractRegistry: Sendable, Equatable {
     /// What runs at an address.
     public enum Contract: Sendable, Equatable {
         case token(TokenDefinition)
         case multicall3
+        case collection(NFTCollection)
     }
 
     public private(set) var tokens: [TokenDefinition]
+    /// The NFT collections (ERC-721, ERC-1155); ``adding(_:)`` checks a new one.
+    public private(set) var collections: [NFTCollection] = []
     public var multicall3: Bool
     private var byAddress: [Address: Int]
 
@@ -58,8 +61,58 @@ public struct NativeContractRegistry: Sendable, Equatable {
         return nil
     }
 
+    /// The registry with `collections` added, or why they cannot join it (an address taken by a token, another
+    /// collection or Multicall3, a repeated symbol, a name, symbol or holding the collection cannot hold).
+    public func adding(_ collections: [NFTCollection]) -> Result<NativeContractRegistry, RegistryError> {
+        var registry = self
+        for collection in collections {
+            if let problem = collection.problem { return .failure(RegistryError(message: problem)) }
+            let taken =
+                registry.contract(at: collection.address) != nil
+                || (collection.address == Multicall3.address)
+            if taken { return .failure(RegistryError(message: "two contracts at \(collection.address.checksummed)")) }
+            if registry.collections.contains(where: { $0.symbol.uppercased() == collection.symbol.uppercased() }) {
+                return .failure(RegistryError(message: "two collections with symbol \(collection.symbol)"))
+            }
+            registry.collections.append(collection)
+        }
+        return .success(registry)
+    }
+
+    /// Why a registry cannot be formed.
+    public struct RegistryError: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// The registry with ``NFTCollection/defaults`` added (they cannot clash with the default tokens).
+    public var withDefaultCollections: NativeContractRegistry {
+        switch adding(NFTCollection.defaults) {
+        case .success(let registry): return registry
+        case .failure(let error): preconditionFailure("default collections: \(error.message)")
+        }
+    }
+
+    /// A collection by address.
+    public func collection(at address: Address) -> NFTCollection? { collections.first { $0.address == address } }
+
+    /// A collection by symbol (case-insensitive) or by address text.
+    public func collection(named text: String) -> NFTCollection? {
+        if let address = try? Address(parsing: text) { return collection(at: address) }
+        return collections.first { $0.symbol.uppercased() == text.uppercased() }
+    }
+
+    /// Removes the collection at `address` (nothing when there is none).
+    public mutating func remove(_ address: Address) { collections.removeAll { $0.address == address } }
+
+    /// Replaces the collection at `collection.address` (the dev methods' mint and burn keep holdings in state, not
+    /// here; this changes what the collection is: its style, its metadata base).
+    public mutating func replace(_ collection: NFTCollection) {
+        if let i = collections.firstIndex(where: { $0.address == collection.address }) { collections[i] = collection }
+    }
+
     public func contract(at address: Address) -> Contract? {
         if let index = byAddress[address] { return .token(tokens[index]) }
+        if let collection = collection(at: address) { return .collection(collection) }
         if multicall3 && address == Multicall3.address { return .multicall3 }
         return nil
     }
@@ -77,6 +130,7 @@ public struct NativeContractRegistry: Sendable, Equatable {
         switch contract(at: address) {
         case .token(let token): return token.profile.codeMarker
         case .multicall3: return NativeCode.marker("MULTICALL3")
+        case .collection(let collection): return collection.codeMarker
         case nil: return nil
         }
     }
@@ -98,5 +152,7 @@ public struct NativeContractRegistry: Sendable, Equatable {
         return machine.result(frame)
     }
 
-    public static func == (a: Self, b: Self) -> Bool { a.tokens == b.tokens && a.multicall3 == b.multicall3 }
+    public static func == (a: Self, b: Self) -> Bool {
+        a.tokens == b.tokens && a.multicall3 == b.multicall3 && a.collections == b.collections
+    }
 }

@@ -152,6 +152,10 @@ struct NativeMachine {
                 result = .success(try contract.execute(call, in: &self))
             case .multicall3:
                 result = .success(try Multicall3.execute(call, in: &self))
+            case .collection(let collection) where collection.standard == .erc721:
+                result = .success(try ERC721Contract(collection: collection).execute(call, in: &self))
+            case .collection(let collection):
+                result = .success(try ERC1155Contract(collection: collection).execute(call, in: &self))
             case nil:
                 // No native code here: an account without code (or genesis code Sandnet does not run) answers
                 // success with no data, as a CALL to an account without code does.

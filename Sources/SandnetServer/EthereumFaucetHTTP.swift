@@ -2,6 +2,7 @@ import ByteCoding
 import EthereumNode
 import EthereumTypes
 import JSONCoding
+import NativeContracts
 
 /// chainflag/eth-faucet's HTTP API over the node's faucet: `POST /api/claim` and `GET /api/info`. The faucet throws
 /// typed errors (``FaucetError``); the statuses and bodies are chosen here.
@@ -76,6 +77,18 @@ extension EthereumFaucet {
                         .object([
                             ("symbol", .string(token.symbol)), ("address", .string(token.address.checksummed)),
                             ("payout", .string(Units.format(tokenPayout(token), decimals: Int(token.decimals)))),
+                        ])
+                    })
+            ),
+            // The native NFT collections (issue 30): address, standard ("ERC721"/"ERC1155"), name and symbol.
+            (
+                "nfts",
+                .array(
+                    collections.map { collection in
+                        .object([
+                            ("address", .string(collection.address.checksummed)),
+                            ("standard", .string(collection.standard == .erc721 ? "ERC721" : "ERC1155")),
+                            ("name", .string(collection.name)), ("symbol", .string(collection.symbol)),
                         ])
                     })
             ),

@@ -211,6 +211,7 @@ public final class NodeServer: Sendable {
         if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
         if let market = configuration.market { addMarketRoutes(to: router, market: market) }
         addExplorerRoutes(to: router, dispatcher: dispatcher)
+        addNFTRoutes(to: router)
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],

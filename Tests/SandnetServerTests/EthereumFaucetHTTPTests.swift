@@ -121,6 +121,19 @@ import Testing
                                 ])
                             })
                     ),
+                    (
+                        "nfts",
+                        .array(
+                            [
+                                ("0x5a4d000000000000000000000000000000000721", "ERC721", "Sandnet Shapes", "SHAPE"),
+                                ("0x5A4D000000000000000000000000000000001155", "ERC1155", "Sandnet Items", "ITEM"),
+                            ].map {
+                                .object([
+                                    ("address", .string($0.0)), ("standard", .string($0.1)), ("name", .string($0.2)),
+                                    ("symbol", .string($0.3)),
+                                ])
+                            })
+                    ),
                 ]))
     }
 

@@ -125,6 +125,7 @@ struct NodeCommand: AsyncParsableCommand {
     var icpFaucetAmount = "100"
 
     @OptionGroup var tokenOptions: TokenOptions
+    @OptionGroup var nftOptions: NFTOptions
 
     @OptionGroup(title: "WalletConnect v2 relay") var relayOptions: WalletConnectRelayOptions
 
@@ -215,7 +216,11 @@ struct NodeCommand: AsyncParsableCommand {
         config.accountBalance = try Self.amount(balance, flag: "--balance")
         config.faucetAmount = try Self.amount(faucetAmount, flag: "--faucet-amount")
         config.faucetCooldown = try Self.parseDuration(faucetCooldown, flag: "--faucet-cooldown")
-        config.chain.nativeContracts = try tokenOptions.registry()
+        // NFT metadata is served by this node: a wildcard listen address is reached on the loopback; the URIs are part of
+        // the chain, fixed before the port is bound, so `--port 0` names 8545 (README, "Native NFTs").
+        let metadataHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
+        config.chain.nativeContracts = try nftOptions.apply(
+            to: try tokenOptions.registry(), metadataBase: "http://\(metadataHost):\(port == 0 ? 8545 : port)")
         config.miningMode = noMining ? .manual : blockTime.map { .interval(seconds: $0) } ?? .automatic
         config.allowUnprotectedTransactions = allowUnprotectedTxs
         guard let profile = FeeProfile(rawValue: feeProfile) else {
