@@ -63,6 +63,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),  // LogEvent (ShutdownLogFilter)
+        // TLS on the node's port (issue 39): the TLS handler, and the local CA's certificates (P-256 keys).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // MARK: C system libraries
@@ -169,6 +174,15 @@ let package = Package(
                 "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
             ]),
 
+        // MARK: TLS certificates: a local CA and the server certificates it signs, the user's own checked (no HTTP)
+        .target(
+            name: "TLSCertificates",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
+
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
@@ -182,6 +196,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -245,7 +260,7 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen",
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen", "TLSCertificates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -264,6 +279,12 @@ let package = Package(
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "MarketDataTests", dependencies: ["MarketData"]),
+        .testTarget(
+            name: "TLSCertificatesTests",
+            dependencies: [
+                "TLSCertificates", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         // The ledger client generated from LedgerService.candidInterface and checked in (CandidCodegenTests fails when
         // it drifts from a fresh generation), compiled here so generated code builds in CI.
@@ -279,7 +300,8 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", .product(name: "Hummingbird", package: "hummingbird"),
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "TLSCertificates",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -126,6 +126,8 @@ struct NodeCommand: AsyncParsableCommand {
 
     @OptionGroup var tokenOptions: TokenOptions
 
+    @OptionGroup var tlsOptions: TLSOptions
+
     @Option(
         help: ArgumentHelp(
             "Other users' traffic: dev (none), quiet, sepolia, daily-swell, spike or stall.",
@@ -227,6 +229,9 @@ struct NodeCommand: AsyncParsableCommand {
         config.devMethodsEnabled = loopback || allowDevMethods
         config.autoImpersonate = autoImpersonate && config.devMethodsEnabled
 
+        // Before anything else opens: a certificate or key that cannot serve stops the node with its path and reason.
+        let tls = try tlsOptions.credentials(dataDir: inMemory ? nil : dataDir, host: host)
+
         var store: (any KeyValueStore)?
         if !inMemory {
             do {
@@ -295,6 +300,9 @@ struct NodeCommand: AsyncParsableCommand {
         server.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
+        server.tls = tls.map {
+            TLSListenerCredentials(certificateChainPEM: $0.certificateChainPEM, privateKeyPEM: $0.privateKeyPEM)
+        }
         if let faults { server.faults = try Self.parseFaults(faults) }
         server.market = noMarket ? nil : try marketConfiguration(now: Int64(Date().timeIntervalSince1970))
         var logger = Logger(label: "sandnet")
@@ -307,7 +315,7 @@ struct NodeCommand: AsyncParsableCommand {
                 StartupBanner.render(
                     node: node, icp: network.icp?.identities ?? [], icpEnabled: network.icp != nil, host: host,
                     port: bound,
-                    dataDir: inMemory ? nil : dataDir, json: jsonLog))
+                    dataDir: inMemory ? nil : dataDir, json: jsonLog, tls: tls.map(StartupBanner.TLS.init)))
             fflush(nil)
         }
         defer { banner.cancel() }
