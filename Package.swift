@@ -183,6 +183,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
 
+        // MARK: WalletConnect v1 (pure): pairing URIs, the payload cipher (AES-256-CBC + HMAC-SHA256)
+        .target(name: "WalletConnectV1", dependencies: ["ByteCoding", "CryptoCore", "JSONCoding"]),
+
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
@@ -279,6 +282,7 @@ let package = Package(
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "MarketDataTests", dependencies: ["MarketData"]),
+        .testTarget(name: "WalletConnectV1Tests", dependencies: ["WalletConnectV1", "ByteCoding", "CryptoCore"]),
         .testTarget(
             name: "TLSCertificatesTests",
             dependencies: [
