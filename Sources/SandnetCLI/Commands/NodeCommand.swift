@@ -128,6 +128,8 @@ struct NodeCommand: AsyncParsableCommand {
 
     @OptionGroup var tlsOptions: TLSOptions
 
+    @OptionGroup(title: "WalletConnect v2 relay") var relayOptions: WalletConnectRelayOptions
+
     @Option(
         help: ArgumentHelp(
             "Other users' traffic: dev (none), quiet, sepolia, daily-swell, spike or stall.",
@@ -181,10 +183,10 @@ struct NodeCommand: AsyncParsableCommand {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
         // The limit of interval mining by RPC (evm_setIntervalMining), for the flags too.
-        if let blockTime, blockTime > Ledger.maxMiningInterval {
+        if let blockTime, blockTime > BlockSchedule.maxMiningInterval {
             throw ValidationError("--block-time must be at most one year (31536000 seconds)")
         }
-        if emptyBlockInterval > Ledger.maxMiningInterval {
+        if emptyBlockInterval > BlockSchedule.maxMiningInterval {
             throw ValidationError("--empty-block-interval must be at most one year (31536000 seconds)")
         }
         if accounts < 0 || accounts > 10_000 { throw ValidationError("--accounts must be between 0 and 10000") }
@@ -304,6 +306,7 @@ struct NodeCommand: AsyncParsableCommand {
             TLSListenerCredentials(certificateChainPEM: $0.certificateChainPEM, privateKeyPEM: $0.privateKeyPEM)
         }
         if let faults { server.faults = try Self.parseFaults(faults) }
+        try relayOptions.apply(to: &server)
         server.market = noMarket ? nil : try marketConfiguration(now: Int64(Date().timeIntervalSince1970))
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
