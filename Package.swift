@@ -64,8 +64,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),  // LogEvent (ShutdownLogFilter)
-        // X25519, HKDF, ChaCha20-Poly1305, Ed25519 for WalletConnect v2 (already in the graph through swift-certificates)
+        // TLS on the node's port (issue 39): the TLS handler, and the local CA's certificates (P-256 keys).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // MARK: C system libraries
@@ -196,6 +199,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // MARK: TLS certificates: a local CA and the server certificates it signs, the user's own checked (no HTTP)
+        .target(
+            name: "TLSCertificates",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
+
+        // MARK: WalletConnect v1 (pure): pairing URIs, the payload cipher (AES-256-CBC + HMAC-SHA256)
+        .target(name: "WalletConnectV1", dependencies: ["ByteCoding", "CryptoCore", "JSONCoding"]),
+
         // MARK: HTTP and WebSocket transport (Hummingbird)
         .target(
             name: "SandnetServer",
@@ -210,6 +225,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -274,7 +290,7 @@ let package = Package(
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
                 "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen", "WalletConnect",
-                "WalletConnectEmulators", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WalletConnectEmulators", "TLSCertificates", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -293,6 +309,13 @@ let package = Package(
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "MarketDataTests", dependencies: ["MarketData"]),
+        .testTarget(name: "WalletConnectV1Tests", dependencies: ["WalletConnectV1", "ByteCoding", "CryptoCore"]),
+        .testTarget(
+            name: "TLSCertificatesTests",
+            dependencies: [
+                "TLSCertificates", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "CandidCodingTests", dependencies: ["CandidCoding", "ByteCoding", "Conformance"]),
         // The ledger client generated from LedgerService.candidInterface and checked in (CandidCodegenTests fails when
         // it drifts from a fresh generation), compiled here so generated code builds in CI.
@@ -309,7 +332,7 @@ let package = Package(
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
                 "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "NativeContracts", "WalletConnect",
-                "WalletConnectEmulators",
+                "WalletConnectEmulators", "TLSCertificates",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),

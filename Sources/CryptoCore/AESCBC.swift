@@ -1,6 +1,7 @@
 import COpenSSL
 
-/// AES-128-CBC (NIST SP 800-38A §6.2) over OpenSSL, with the padding chosen by the caller.
+/// AES-CBC (NIST SP 800-38A §6.2) over OpenSSL, with the padding chosen by the caller: AES-128 for a 16-byte key
+/// (keystores), AES-256 for a 32-byte key (WalletConnect v1 payloads).
 ///
 /// OpenSSL's own padding is always switched off: ``Padding/pkcs7`` is added and checked here, so a bad pad is a
 /// typed ``Error/invalidPadding`` rather than an OpenSSL error-queue string.
@@ -24,7 +25,7 @@ public enum AESCBC {
 
         public var description: String {
             switch self {
-            case .invalidKeyLength(let n): return "AES-128 key must be 16 bytes, got \(n)"
+            case .invalidKeyLength(let n): return "AES-CBC key must be 16 or 32 bytes, got \(n)"
             case .invalidIVLength(let n): return "AES-CBC IV must be 16 bytes, got \(n)"
             case .invalidInputLength(let n): return "AES-CBC input must be a multiple of 16 bytes, got \(n)"
             case .invalidPadding: return "AES-CBC: invalid PKCS#7 padding"
@@ -68,13 +69,14 @@ public enum AESCBC {
         return plain
     }
 
-    /// One pass of EVP AES-128-CBC without OpenSSL padding over whole blocks.
+    /// One pass of EVP AES-128-CBC or AES-256-CBC (by the key's length) without OpenSSL padding over whole blocks.
     private static func run(encrypting: Bool, key: [UInt8], iv: [UInt8], input: [UInt8]) throws(Error) -> [UInt8] {
-        guard key.count == 16 else { throw .invalidKeyLength(key.count) }
+        guard key.count == 16 || key.count == 32 else { throw .invalidKeyLength(key.count) }
         guard iv.count == 16 else { throw .invalidIVLength(iv.count) }
         guard input.count <= Int(Int32.max) - 16 else { throw .invalidInputLength(input.count) }
         do {
-            return try EVPCipher.run(EVP_aes_128_cbc(), key: key, iv: iv, encrypting: encrypting, input: input)
+            let cipher = key.count == 32 ? EVP_aes_256_cbc() : EVP_aes_128_cbc()
+            return try EVPCipher.run(cipher, key: key, iv: iv, encrypting: encrypting, input: input)
         } catch {
             throw .openSSL(error)
         }

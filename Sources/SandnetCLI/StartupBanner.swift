@@ -7,6 +7,7 @@ import ICPIdentity
 import ICPLedger
 import ICPLedgerService
 import JSONCoding
+import TLSCertificates
 
 /// What `sandnet node` prints once it listens: where to connect, what the chain does by itself (and the flag that
 /// stops it), and the dev keys. `--json-log` gets the same facts as one JSON line.
@@ -71,17 +72,59 @@ enum StartupBanner {
         }
     }
 
+    /// What the banner says about TLS: the file a client trusts and the names the certificate covers.
+    struct TLS: Equatable {
+        /// The local CA's certificate; nil for the user's own certificate.
+        var authorityPath: String?
+        var certificatePath: String
+        var names: [String]
+        var action: TLSServerCredentials.Action
+
+        init(_ credentials: TLSServerCredentials) {
+            authorityPath = credentials.certificateAuthorityPath
+            certificatePath = credentials.certificatePath
+            names = credentials.names
+            action = credentials.action
+        }
+
+        var lines: [String] {
+            var lines: [String] = []
+            if let authorityPath {
+                let what =
+                    switch action {
+                    case .createdAuthority: "created now; trust it once per device"
+                    case .renewedCertificate: "server certificate renewed for these names"
+                    case .reused, .userSupplied: "trust it once per device"
+                    }
+                lines.append("TLS CA        \(authorityPath)  (\(what); README, \"TLS\")")
+            } else {
+                lines.append("TLS           your certificate \(certificatePath)")
+            }
+            lines.append("TLS names     \(names.joined(separator: ", "))")
+            return lines
+        }
+
+        var json: JSON {
+            .object([
+                ("caFile", authorityPath.map { .string($0) } ?? .null), ("certificate", .string(certificatePath)),
+                ("names", .array(names.map { .string($0) })), ("certificateAction", .string(action.rawValue)),
+            ])
+        }
+    }
+
     static func render(
-        node: SandnetNode, icp: [KeyIdentity], icpEnabled: Bool, host: String, port: Int, dataDir: String?, json: Bool
+        node: SandnetNode, icp: [KeyIdentity], icpEnabled: Bool, host: String, port: Int, dataDir: String?, json: Bool,
+        tls: TLS? = nil
     ) -> String {
-        let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        let scheme = tls == nil ? "http" : "https"
+        let url = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         let activity = Activity(node.configuration)
         if json {
             return JSON.object([
                 ("event", .string("listening")), ("chainId", .number(String(node.configuration.chain.chainID))),
                 ("rpcUrl", .string(url)), ("wsUrl", .string(url.replacingOccurrences(of: "http", with: "ws"))),
                 ("faucetUrl", .string(url + "/faucet")), ("faucetAccount", .string(node.faucetAddress.checksummed)),
-                ("dataDir", dataDir.map { .string($0) } ?? .null),
+                ("dataDir", dataDir.map { .string($0) } ?? .null), ("tls", tls?.json ?? .null),
                 ("chain", activity.json),
                 ("icpLedger", icpEnabled ? .string(LedgerService.canisterID.text) : .null),
                 (
@@ -115,6 +158,7 @@ enum StartupBanner {
             "Faucet funds  \(node.faucetAddress.checksummed)",
             "Data          \(dataDir.map { "\($0) (kept across restarts)" } ?? "in memory (lost on exit)")",
         ]
+        lines += tls?.lines ?? []
         lines += activity.lines
         lines += ["", "Dev accounts (test keys: public, never use them on a real network)"]
         for (i, account) in node.devAccounts.enumerated() {

@@ -10,6 +10,7 @@ import JSONRPC
 import Logging
 import MarketData
 import NIOCore
+import NIOSSL
 import ProviderFaults
 import ServiceLifecycle
 import Synchronization
@@ -53,6 +54,9 @@ public struct ServerConfiguration: Sendable {
     public var faults = FaultSchedule()
     /// The market simulator served under `/coingecko/api/v3/` and `/coinbase/` (README, "Markets"); nil: none.
     public var market: MarketConfiguration? = MarketConfiguration()
+    /// Serve every endpoint over TLS (`https://`, `wss://`) on the same port with this certificate and key; nil: plain
+    /// HTTP (README, "TLS").
+    public var tls: TLSListenerCredentials?
     /// The WalletConnect v2 relay at `/relay` (README, "WalletConnect v2"); nil: none.
     public var walletConnect: WalletConnectRelayConfiguration? = WalletConnectRelayConfiguration()
     /// With a port (0: any free one), the relay is also served at `/` on a listener of its own (`--relay-port`).
@@ -135,7 +139,7 @@ public final class NodeServer: Sendable {
         return port
     }
 
-    func buildApplication() -> some ApplicationProtocol {
+    func buildApplication(tls: NIOSSLContext?) -> some ApplicationProtocol {
         let router = Router(context: NodeRequestContext.self)
         if configuration.cors {
             router.add(
@@ -246,7 +250,7 @@ public final class NodeServer: Sendable {
         let continuation = portReady.continuation
         return Application(
             router: router,
-            server: serverBuilder(webSocketRouter: router),
+            server: serverBuilder(webSocketRouter: router, tls: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -258,8 +262,9 @@ public final class NodeServer: Sendable {
             })
     }
 
-    /// HTTP/1.1 with the WebSocket upgrade, every connection behind a ``ConnectionGuard``.
-    func serverBuilder(webSocketRouter: Router<NodeRequestContext>) -> HTTPServerBuilder {
+    /// HTTP/1.1 with the WebSocket upgrade, every connection behind a ``ConnectionGuard``; with `tls`, behind TLS
+    /// first (``TLSChildChannel``).
+    func serverBuilder(webSocketRouter: Router<NodeRequestContext>, tls: NIOSSLContext?) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -272,10 +277,12 @@ public final class NodeServer: Sendable {
         let counter = connections
         let logger = self.logger
         return HTTPServerBuilder { responder in
-            GuardedChildChannel(
+            let guarded = GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
                 limits: limits, counter: counter, logger: logger)
+            guard let tls else { return guarded }
+            return TLSChildChannel(inner: guarded, context: tls)
         }
     }
 
@@ -311,9 +318,11 @@ public final class NodeServer: Sendable {
 
     /// Runs the server, the interval-mining timer and graceful shutdown (SIGINT/SIGTERM), then flushes the
     /// chain to disk.
+    /// - Throws: ``TLSListenerError`` before listening when ``ServerConfiguration/tls`` cannot be used.
     public func run(handleSignals: Bool = true) async throws {
+        let tls = try configuration.tls?.makeContext()
         executor.start()
-        let app = buildApplication()
+        let app = buildApplication(tls: tls)
         node.failures.setHandler { [logger] failure in
             logger.error("ethereum node: \(failure); the chain keeps its last good state")
         }

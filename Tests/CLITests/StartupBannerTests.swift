@@ -79,4 +79,24 @@ import Testing
         #expect(still["ambientTraffic"] as? Bool == false)
         #expect(still["emptyBlockInterval"] is NSNull)
     }
+
+    /// `--tls` (issue 39): the banner gives the CA file to trust and the https:// and wss:// URLs; a second start says
+    /// the CA was reused.
+    @Test func tlsBannerNamesTheCAAndTheSecureURLs() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandnet-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flags = ["--in-memory", "--tls", "--tls-dir", dir.path, "--tls-name", "wallet-lab.local"]
+        let text = try await Self.banner(flags)
+        #expect(text.contains("RPC URL       https://127.0.0.1:"))
+        #expect(text.contains("WebSocket     wss://127.0.0.1:"))
+        #expect(text.contains("TLS CA        \(dir.path)/ca.pem  (created now; trust it once per device"))
+        #expect(text.contains("TLS names     localhost, wallet-lab.local, "))
+        #expect(text.contains(", 127.0.0.1, ") && text.contains(", ::1"))
+        let line = try await Self.banner(flags + ["--json-log"])
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        let tls = try #require(object?["tls"] as? [String: Any], "no tls facts in \(line)")
+        #expect(tls["caFile"] as? String == dir.path + "/ca.pem")
+        #expect(tls["certificateAction"] as? String == "reused")
+        #expect((object?["rpcUrl"] as? String)?.hasPrefix("https://") == true)
+    }
 }

@@ -2,7 +2,8 @@ import ByteCoding
 import CryptoCore
 import Testing
 
-/// AES-128-CBC against NIST SP 800-38A appendix F.2.1 (CBC-AES128.Encrypt) and F.2.2 (CBC-AES128.Decrypt).
+/// AES-CBC against NIST SP 800-38A appendix F.2.1 (CBC-AES128.Encrypt), F.2.2 (CBC-AES128.Decrypt) and F.2.5
+/// (CBC-AES256.Encrypt).
 @Suite struct AESCBCTests {
     static let key = try! Hex.decode("2b7e151628aed2a6abf7158809cf4f3c")
     static let iv = try! Hex.decode("000102030405060708090a0b0c0d0e0f")
@@ -43,6 +44,19 @@ import Testing
             let sealed = try AESCBC.encrypt(key: Self.key, iv: Self.iv, plaintext: plain, padding: .pkcs7)
             #expect(sealed.count == (length / 16 + 1) * 16)
             #expect(try AESCBC.decrypt(key: Self.key, iv: Self.iv, ciphertext: sealed, padding: .pkcs7) == plain)
+        }
+    }
+
+    /// NIST SP 800-38A F.2.5 (CBC-AES256.Encrypt): a 32-byte key selects AES-256 (WalletConnect v1's cipher).
+    @Test func nistF25AES256() throws {
+        let key = try Hex.decode("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4")
+        let expected = try Hex.decode(
+            "f58c4c04d6e5f1ba779eabfb5f7bfbd6" + "9cfc4e967edb808d679f777bc6702c7d"
+                + "39f23369a9d9bacfa530e26304231461" + "b2eb05e2c39be9fcda6c19078c6a9d1b")
+        #expect(try AESCBC.encrypt(key: key, iv: Self.iv, plaintext: Self.plaintext, padding: .none) == expected)
+        #expect(try AESCBC.decrypt(key: key, iv: Self.iv, ciphertext: expected, padding: .none) == Self.plaintext)
+        #expect(throws: AESCBC.Error.invalidKeyLength(24)) {
+            try AESCBC.encrypt(key: Array(key.prefix(24)), iv: Self.iv, plaintext: [], padding: .pkcs7)
         }
     }
 

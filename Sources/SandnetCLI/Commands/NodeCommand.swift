@@ -127,6 +127,8 @@ struct NodeCommand: AsyncParsableCommand {
     @OptionGroup var tokenOptions: TokenOptions
     @OptionGroup var nftOptions: NFTOptions
 
+    @OptionGroup var tlsOptions: TLSOptions
+
     @OptionGroup(title: "WalletConnect v2 relay") var relayOptions: WalletConnectRelayOptions
 
     @Option(
@@ -234,6 +236,9 @@ struct NodeCommand: AsyncParsableCommand {
         config.devMethodsEnabled = loopback || allowDevMethods
         config.autoImpersonate = autoImpersonate && config.devMethodsEnabled
 
+        // Before anything else opens: a certificate or key that cannot serve stops the node with its path and reason.
+        let tls = try tlsOptions.credentials(dataDir: inMemory ? nil : dataDir, host: host)
+
         var store: (any KeyValueStore)?
         if !inMemory {
             do {
@@ -302,6 +307,9 @@ struct NodeCommand: AsyncParsableCommand {
         server.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
+        server.tls = tls.map {
+            TLSListenerCredentials(certificateChainPEM: $0.certificateChainPEM, privateKeyPEM: $0.privateKeyPEM)
+        }
         if let faults { server.faults = try Self.parseFaults(faults) }
         try relayOptions.apply(to: &server)
         server.market = noMarket ? nil : try marketConfiguration(now: Int64(Date().timeIntervalSince1970))
@@ -315,7 +323,7 @@ struct NodeCommand: AsyncParsableCommand {
                 StartupBanner.render(
                     node: node, icp: network.icp?.identities ?? [], icpEnabled: network.icp != nil, host: host,
                     port: bound,
-                    dataDir: inMemory ? nil : dataDir, json: jsonLog))
+                    dataDir: inMemory ? nil : dataDir, json: jsonLog, tls: tls.map(StartupBanner.TLS.init)))
             fflush(nil)
         }
         defer { banner.cancel() }
