@@ -13,7 +13,8 @@ enum SandnetRPC {
             try p.atMost(3)
             let address = try p.required(0, Arg.address)
             let amount = try p.optional(1, Arg.uint256)
-            let token = try p.optional(2, Arg.string).map { (name) throws(NodeError) in try node.token(name) }
+            let token = try p.optional(2, Arg.string).map { (name) throws(NodeError) in try node.parameters.token(name)
+            }
             let payout = token.map { node.faucet.tokenPayout($0) } ?? configuration.faucetAmount
             let unit = token.map { "units of \($0.symbol)" } ?? "wei"
             if let amount, amount > payout, !configuration.devMethodsEnabled {
