@@ -62,10 +62,6 @@ public final class DevelopmentNetwork: Sendable {
     /// their `anvil_` names) cover both chains (``snapshotMethods(wrapping:replica:)``).
     public let dispatcher: RPCDispatcher
 
-    /// Methods of ``dispatcher`` a transport may run on the calling thread (``EthereumMethods/quickReads``): they
-    /// answer from memory and never seal, write or scan.
-    public var quickMethods: Set<String> { EthereumMethods.quickReads }
-
     /// Builds both chains: in `store` when given (opened or created, so a data directory survives restarts), else in
     /// memory.
     ///
@@ -96,8 +92,8 @@ public final class DevelopmentNetwork: Sendable {
         node = try SandnetNode(configuration: configuration.ethereum, store: store, clock: clock)
         var dispatcher = EthereumMethods.dispatcher(node, additional: icp.map { ICPMethods.table($0.faucet) } ?? [:])
         if let icp, store == nil {
-            dispatcher.methods.merge(Self.snapshotMethods(wrapping: dispatcher.methods, replica: icp.replica)) {
-                _, composed in composed
+            for (name, composed) in Self.snapshotMethods(wrapping: dispatcher.methods, replica: icp.replica) {
+                dispatcher.register(name, composed)
             }
         }
         self.dispatcher = dispatcher

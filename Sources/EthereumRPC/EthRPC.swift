@@ -6,19 +6,23 @@ import EthereumTypes
 import JSONCoding
 import JSONRPC
 
-/// The `eth` namespace: arguments converted with geth's texts, the node's typed API called, results shaped.
+/// The `eth` namespace: arguments converted with geth's texts, the node's typed API called, results shaped. Inline
+/// (``RPCExecution``) only where the answer never reaches the chain (its lock is held while a block is sealed and
+/// written; history is read from the store).
 enum EthRPC {
     static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.registerParameterless("eth_chainId") { Format.q(node.chainID) }
-        d.registerParameterless("eth_syncing") { .bool(false) }
+        d.registerParameterless("eth_syncing", runs: .inline) { .bool(false) }
         d.registerParameterless("eth_mining") { .bool(node.chain.isMining) }
-        d.registerParameterless("eth_hashrate") { Format.q(UInt64(0)) }
+        d.registerParameterless("eth_hashrate", runs: .inline) { Format.q(UInt64(0)) }
         d.registerParameterless("eth_coinbase") { Format.address(node.chain.coinbase) }
-        d.registerParameterless("eth_accounts") { .array(node.devAccounts.map { Format.address($0.address) }) }
+        d.registerParameterless("eth_accounts", runs: .inline) {
+            .array(node.devAccounts.map { Format.address($0.address) })
+        }
         d.registerParameterless("eth_blockNumber") { Format.q(node.blockNumber) }
         d.registerParameterless("eth_gasPrice") { Format.q(node.chain.gasPrice) }
         d.registerParameterless("eth_maxPriorityFeePerGas") { Format.q(node.chain.maxPriorityFeePerGas) }
-        d.registerParameterless("eth_blobBaseFee") { Format.q(UInt64(1)) }
+        d.registerParameterless("eth_blobBaseFee", runs: .inline) { Format.q(UInt64(1)) }
         d.registerParameterless("eth_config") {
             let config = node.chain.forkConfig
             return .object([
