@@ -16,7 +16,7 @@ import Synchronization
 /// - ``chain`` (``NodeChain``): the ledger and its persistence; typed reads (``NodeChain/balance(of:at:)``, …) run
 ///   under its lock.
 /// - ``submitter`` (``TransactionSubmitter``): the submit path (decode, conditions, admission, automine).
-/// - ``dev`` (``DevControls``), ``parameters`` (``ChainParameters``), ``pool`` (``NodePool``): developer methods.
+/// - ``dev`` (``DevControls``), ``parameters`` (``NodeParameters``), ``pool`` (``NodePool``): developer methods.
 /// - ``accounts`` (``DevAccounts``): the keys the node holds (a value).
 /// - `miner` (``Miner``): the miner's turn; every block sealed or removed is published inside it, in chain order.
 /// - ``filters`` (``NodeFilters``), ``events`` (``EventHub``): polling filters and subscriptions.
@@ -35,7 +35,7 @@ import Synchronization
 /// Every other lock (``AmbientDriver``, ``ConditionsGate``, ``Impersonation``, ``FaucetLimiter``,
 /// ``FailureReporter``, ``NodeFilters`` outside a turn) is taken alone: its owner reads what it needs from the chain
 /// before or after, never while holding its own lock. ``TransactionSubmitter``, ``DevControls``,
-/// ``ChainParameters`` and ``NodePool`` hold no state and no lock of their own. Event handlers run inside the miner's
+/// ``NodeParameters`` and ``NodePool`` hold no state and no lock of their own. Event handlers run inside the miner's
 /// turn with the chain's lock released; they must not call into the node.
 public final class SandnetNode: Sendable {
     public let configuration: NodeConfiguration
@@ -64,7 +64,7 @@ public final class SandnetNode: Sendable {
     /// Anvil's developer controls: accounts, mining, snapshots, reverts, reorgs, reset, state dump.
     public let dev: DevControls
     /// The chain's run-time parameters and clock rules, and its native contracts.
-    public let parameters: ChainParameters
+    public let parameters: NodeParameters
     /// The transaction pool as txpool_* shows it and anvil_drop* edits it.
     public let pool: NodePool
 
@@ -143,7 +143,7 @@ public final class SandnetNode: Sendable {
             configuration: configuration, chain: self.chain, miner: miner, ambient: ambient, filters: filters,
             conditions: conditions, submitter: submitter, accounts: accounts, genesis: (chainConfig, genesis),
             clock: clock)
-        parameters = ChainParameters(chain: self.chain, configuration: configuration, clock: clock)
+        parameters = NodeParameters(chain: self.chain, configuration: configuration, clock: clock)
         pool = NodePool(chain: self.chain)
     }
 
@@ -156,7 +156,7 @@ public final class SandnetNode: Sendable {
 
     /// The head's number (``NodeChain/blockNumber``).
     public var blockNumber: UInt64 { chain.blockNumber }
-    /// The chain id now (``NodeChain/chainID``; ``ChainParameters/setChainID(_:)`` changes it).
+    /// The chain id now (``NodeChain/chainID``; ``NodeParameters/setChainID(_:)`` changes it).
     public var chainID: UInt64 { chain.chainID }
 
     /// A read-only copy of the ledger (copy-on-write: O(1)).

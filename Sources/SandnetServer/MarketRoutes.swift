@@ -5,7 +5,7 @@ import MarketData
 import NIOCore
 
 /// The market simulator's HTTP routes: CoinGecko API v3 under `/coingecko/api/v3/` and Coinbase Exchange under
-/// `/coinbase/products/{id}/…` (README, "Markets"). The clock is the chain's (``ChainParameters/chainTime``), so
+/// `/coinbase/products/{id}/…` (README, "Markets"). The clock is the chain's (``NodeParameters/chainTime``), so
 /// `evm_increaseTime` and `evm_setTime` move the market. The answers are computed on the ``NodeExecutor``: reading
 /// the clock takes the ledger's lock, and a year of candles is milliseconds of CPU.
 extension NodeServer {

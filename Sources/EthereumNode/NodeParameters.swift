@@ -7,7 +7,7 @@ import NativeContracts
 ///
 /// Holds no state of its own (so no lock): every parameter lives in the ledger, read and changed under
 /// ``NodeChain``'s lock and written with the ledger's other changes.
-public final class ChainParameters: Sendable {
+public final class NodeParameters: Sendable {
     let chain: NodeChain
     let configuration: NodeConfiguration
     let clock: @Sendable () -> UInt64
@@ -47,8 +47,8 @@ public final class ChainParameters: Sendable {
     /// The chain's clock: the wall clock plus the offset `evm_increaseTime` and `evm_setTime` set (never below 0).
     /// The market follows it (README, "Markets").
     public var chainTime: UInt64 {
-        let now = Int64(min(clock(), Ledger.maxTimestamp))
-        let offset = chain.withLedger { $0.timeOffset }
+        let now = Int64(min(clock(), BlockSchedule.maxTimestamp))
+        let offset = chain.withLedger { $0.schedule.timeOffset }
         return UInt64(max(0, now + offset))
     }
 
