@@ -5,7 +5,8 @@ import JSONRPC
 
 /// Anvil's developer methods under their Anvil, Hardhat and evm names.
 enum DevRPC {
-    static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
+    /// - Parameter snapshots: what evm_snapshot and evm_revert act on (the node's chain, or a network's chains).
+    static func register(_ node: SandnetNode, snapshots: any SnapshotControls, into d: inout RPCDispatcher) {
         d.register(["anvil_setBalance", "hardhat_setBalance"]) { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
@@ -44,9 +45,9 @@ enum DevRPC {
             try node.dev.mine(blocks: count, timestamp: timestamp)
             return .string("0x0")
         }
-        d.registerParameterless("evm_snapshot", "anvil_snapshot") { Format.q(try node.dev.snapshot()) }
+        d.registerParameterless("evm_snapshot", "anvil_snapshot") { Format.q(try snapshots.snapshot()) }
         d.register(["evm_revert", "anvil_revert"]) { p in
-            .bool(try node.dev.revert(to: try p.required(0, Arg.quantity)))
+            .bool(try snapshots.revert(to: try p.required(0, Arg.quantity)))
         }
         d.register(["evm_increaseTime", "anvil_increaseTime"]) { p in
             Format.q(try node.parameters.increaseTime(by: try p.required(0, Arg.number)))

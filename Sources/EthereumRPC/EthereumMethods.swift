@@ -7,26 +7,28 @@ import JSONRPC
 public enum EthereumMethods {
     /// Every method of `node`: the developer methods only when its configuration serves them. Each registration
     /// says whether a transport may run it inline (``RPCExecution``): only methods that take no ledger lock and read
-    /// no store.
-    public static func methods(_ node: SandnetNode) -> RPCDispatcher {
+    /// no store. `snapshots` is what evm_snapshot and evm_revert act on (the node's chain when nil).
+    public static func methods(_ node: SandnetNode, snapshots: (any SnapshotControls)? = nil) -> RPCDispatcher {
         var d = RPCDispatcher()
         NetWeb3RPC.register(node, into: &d)
         EthRPC.register(node, into: &d)
         TxPoolRPC.register(node, into: &d)
         SandnetRPC.register(node, into: &d)
         if node.configuration.devMethodsEnabled {
-            DevRPC.register(node, into: &d)
-            LivingChainRPC.register(node, into: &d)
+            DevRPC.register(node, snapshots: snapshots ?? node.dev, into: &d)
+            SandnetRPC.registerDevelopment(node, into: &d)
         }
         return d
     }
 
     /// A dispatcher serving `node`'s methods and `additional` ones (other components', such as the ICP replica's
     /// `sandnet_icp*`, run on the executor); the node's own win on a name clash.
-    public static func dispatcher(_ node: SandnetNode, additional: [String: RPCMethod] = [:]) -> RPCDispatcher {
+    public static func dispatcher(
+        _ node: SandnetNode, additional: [String: RPCMethod] = [:], snapshots: (any SnapshotControls)? = nil
+    ) -> RPCDispatcher {
         var d = RPCDispatcher()
         for (name, method) in additional { d.register(name, method) }
-        d.register(contentsOf: methods(node))
+        d.register(contentsOf: methods(node, snapshots: snapshots))
         return d
     }
 }
