@@ -14,6 +14,7 @@ public enum EthereumMethods {
         EthRPC.register(node, into: &d)
         TxPoolRPC.register(node, into: &d)
         SandnetRPC.register(node, into: &d)
+        OtterscanRPC.register(node, into: &d)
         if node.configuration.devMethodsEnabled {
             DevRPC.register(node, snapshots: snapshots ?? node.dev, into: &d)
             SandnetRPC.registerDevelopment(node, into: &d)
