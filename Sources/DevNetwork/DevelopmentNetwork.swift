@@ -58,13 +58,12 @@ public final class DevelopmentNetwork: Sendable {
     public let icp: ICP?
 
     /// The JSON-RPC method table the transports serve: the node's methods (``EthereumMethods``) and the ICP ones
-    /// (``ICPMethods``); the node's own win on a name clash. On an in-memory network `evm_snapshot`/`evm_revert` (and
-    /// their `anvil_` names) cover both chains (``snapshotMethods(wrapping:replica:)``).
+    /// (``ICPMethods``); the node's own win on a name clash. `evm_snapshot`/`evm_revert` (and their `anvil_` names)
+    /// act on ``snapshots``.
     public let dispatcher: RPCDispatcher
-
-    /// Methods of ``dispatcher`` a transport may run on the calling thread (``EthereumMethods/quickReads``): they
-    /// answer from memory and never seal, write or scan.
-    public var quickMethods: Set<String> { EthereumMethods.quickReads }
+    /// Snapshots and reverts: of both chains on an in-memory network with an ICP ledger (``NetworkSnapshots``), else
+    /// of the Ethereum chain alone.
+    public let snapshots: any SnapshotControls
 
     /// Builds both chains: in `store` when given (opened or created, so a data directory survives restarts), else in
     /// memory.
@@ -93,65 +92,62 @@ public final class DevelopmentNetwork: Sendable {
             }
         }
         self.icp = icp
-        node = try SandnetNode(configuration: configuration.ethereum, store: store, clock: clock)
-        var dispatcher = EthereumMethods.dispatcher(node, additional: icp.map { ICPMethods.table($0.faucet) } ?? [:])
+        let node = try SandnetNode(configuration: configuration.ethereum, store: store, clock: clock)
+        self.node = node
         if let icp, store == nil {
-            dispatcher.methods.merge(Self.snapshotMethods(wrapping: dispatcher.methods, replica: icp.replica)) {
-                _, composed in composed
-            }
+            snapshots = NetworkSnapshots(node: node.dev, replica: icp.replica)
+        } else {
+            snapshots = node.dev
         }
-        self.dispatcher = dispatcher
+        dispatcher = EthereumMethods.dispatcher(
+            node, additional: icp.map { ICPMethods.table($0.faucet) } ?? [:], snapshots: snapshots)
     }
 
     /// A network of `node` alone, with no ICP ledger (for callers that build their node themselves).
     public init(node: SandnetNode) {
         self.node = node
         self.icp = nil
+        snapshots = node.dev
         dispatcher = EthereumMethods.dispatcher(node)
     }
+}
 
-    /// `evm_snapshot` and `evm_revert` (and `anvil_snapshot`, `anvil_revert`) over both chains: a snapshot takes the
-    /// node's (which numbers it and enforces its limit) and captures the replica's state under the same id; a revert
-    /// that the node accepts puts the replica back too, and, like the node, consumes that snapshot and every later
-    /// one. Only for networks in memory: with a data directory the ICP ledger's blocks are on disk, so its
-    /// snapshots would not hold (there `evm_revert` rolls back the Ethereum chain alone, as documented).
-    ///
-    /// The two captures are not one atomic step: a call to the other chain between them lands on either side.
-    /// Scenario runners and tests take snapshots between calls, where this cannot happen.
-    static func snapshotMethods(wrapping methods: [String: RPCMethod], replica: Replica) -> [String: RPCMethod] {
-        guard let snapshot = methods["evm_snapshot"], let revert = methods["evm_revert"] else { return [:] }
-        let held = Mutex<[UInt64: Replica.Snapshot]>([:])
-        let composedSnapshot: RPCMethod = { params in
-            let state = replica.snapshot()
-            let id = try snapshot(params)
-            if let number = snapshotID(id) { held.withLock { $0[number] = state } }
-            return id
-        }
-        let composedRevert: RPCMethod = { params in
-            let reverted = try revert(params)
-            guard reverted.boolValue == true, let number = params[0].flatMap(snapshotID) else { return reverted }
-            let state = held.withLock { held -> Replica.Snapshot? in
-                let state = held[number]
-                held = held.filter { $0.key < number }
-                return state
-            }
-            if let state { replica.restore(state) }
-            return reverted
-        }
-        return [
-            "evm_snapshot": composedSnapshot, "anvil_snapshot": composedSnapshot, "evm_revert": composedRevert,
-            "anvil_revert": composedRevert,
-        ]
+/// `evm_snapshot` and `evm_revert` (and `anvil_snapshot`, `anvil_revert`) over both chains, by Swift calls: a snapshot
+/// takes the node's (which numbers it and enforces its limit) and captures the replica's state under the same id; a
+/// revert that the node accepts puts the replica back too, and, like the node, consumes that snapshot and every later
+/// one. Only for networks in memory: with a data directory the ICP ledger's blocks are on disk, so its snapshots would
+/// not hold (there `evm_revert` rolls back the Ethereum chain alone, as documented).
+///
+/// The two captures are not one atomic step: a call to the other chain between them lands on either side. Scenario
+/// runners and tests take snapshots between calls, where this cannot happen.
+///
+/// Lock: `held`, taken alone (after the node's call returns).
+final class NetworkSnapshots: SnapshotControls {
+    let node: DevControls
+    let replica: Replica
+    private let held = Mutex<[UInt64: Replica.Snapshot]>([:])
+
+    init(node: DevControls, replica: Replica) {
+        self.node = node
+        self.replica = replica
     }
 
-    /// A snapshot id as the node writes it (`"0x1"`) or a client sends it (a hex string or a number).
-    static func snapshotID(_ json: JSON) -> UInt64? {
-        if let text = json.stringValue {
-            guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return UInt64(text) }
-            return UInt64(text.dropFirst(2), radix: 16)
+    func snapshot() throws -> UInt64 {
+        let state = replica.snapshot()
+        let id = try node.snapshot()
+        held.withLock { $0[id] = state }
+        return id
+    }
+
+    func revert(to id: UInt64) throws -> Bool {
+        guard try node.revert(to: id) else { return false }
+        let state = held.withLock { held -> Replica.Snapshot? in
+            let state = held[id]
+            held = held.filter { $0.key < id }
+            return state
         }
-        if case .number(let text) = json { return UInt64(text) }
-        return nil
+        if let state { replica.restore(state) }
+        return true
     }
 }
 

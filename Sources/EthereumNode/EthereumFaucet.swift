@@ -58,12 +58,12 @@ public struct EthereumFaucet: Sendable {
     /// The node's configuration (payouts, cooldown, chain).
     public var configuration: NodeConfiguration { node.configuration }
     /// The tokens a claim may ask for.
-    public var tokens: [TokenDefinition] { node.nativeContracts.tokens }
+    public var tokens: [TokenDefinition] { node.parameters.nativeContracts.tokens }
     /// The native NFT collections (listed by `/api/info` beside the tokens).
-    public var collections: [NFTCollection] { node.nativeContracts.collections }
+    public var collections: [NFTCollection] { node.parameters.nativeContracts.collections }
 
     /// A token by symbol (case-insensitive) or address; nil when the chain has none.
-    public func token(named name: String) -> TokenDefinition? { node.nativeContracts.token(named: name) }
+    public func token(named name: String) -> TokenDefinition? { node.parameters.nativeContracts.token(named: name) }
 
     /// Sends `amount` (default: the configured payout) from the faucet account to `address` as a real
     /// signed EIP-1559 transfer, subject to the per-address and per-IP cooldown.
@@ -129,7 +129,8 @@ public struct EthereumFaucet: Sendable {
 
     private func send(_ request: TransactionRequest) throws(FaucetError) -> [UInt8] {
         do {
-            return try node.sendFromKey(node.faucetKey, from: node.faucetAddress, request: request)
+            return try node.submitter.sendFromKey(
+                node.accounts.faucet.privateKey, from: node.faucetAddress, request: request)
         } catch {
             throw .transferFailed("\(error)")
         }

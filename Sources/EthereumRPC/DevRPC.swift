@@ -5,28 +5,29 @@ import JSONRPC
 
 /// Anvil's developer methods under their Anvil, Hardhat and evm names.
 enum DevRPC {
-    static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
+    /// - Parameter snapshots: what evm_snapshot and evm_revert act on (the node's chain, or a network's chains).
+    static func register(_ node: SandnetNode, snapshots: any SnapshotControls, into d: inout RPCDispatcher) {
         d.register(["anvil_setBalance", "hardhat_setBalance"]) { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
-            try node.setBalance(address, try p.required(1, Arg.uint256))
+            try node.dev.setBalance(address, try p.required(1, Arg.uint256))
             return .null
         }
         d.register(["anvil_setNonce", "hardhat_setNonce", "evm_setAccountNonce"]) { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
-            try node.setNonce(address, try p.required(1, Arg.number))
+            try node.dev.setNonce(address, try p.required(1, Arg.number))
             return .null
         }
         d.register(["anvil_setCode", "hardhat_setCode"]) { p in
             let address = try p.required(0, Arg.address)
-            try node.setCode(address, try p.required(1, Arg.data))
+            try node.dev.setCode(address, try p.required(1, Arg.data))
             return .null
         }
         d.register(["anvil_mine", "hardhat_mine"]) { p in
             try p.atMost(2)
             let count = try p.optional(0, Arg.number) ?? 1
-            try node.mine(blocks: count, interval: try p.optional(1, Arg.number))
+            try node.dev.mine(blocks: count, interval: try p.optional(1, Arg.number))
             return .null
         }
         d.register(["evm_mine", "anvil_mine_detailed"]) { p in
@@ -41,32 +42,32 @@ enum DevRPC {
                     timestamp = try p.required(0, Arg.number)
                 }
             }
-            try node.mine(blocks: count, timestamp: timestamp)
+            try node.dev.mine(blocks: count, timestamp: timestamp)
             return .string("0x0")
         }
-        d.registerParameterless("evm_snapshot", "anvil_snapshot") { Format.q(try node.snapshot()) }
+        d.registerParameterless("evm_snapshot", "anvil_snapshot") { Format.q(try snapshots.snapshot()) }
         d.register(["evm_revert", "anvil_revert"]) { p in
-            .bool(try node.revert(to: try p.required(0, Arg.quantity)))
+            .bool(try snapshots.revert(to: try p.required(0, Arg.quantity)))
         }
         d.register(["evm_increaseTime", "anvil_increaseTime"]) { p in
-            Format.q(try node.increaseTime(by: try p.required(0, Arg.number)))
+            Format.q(try node.parameters.increaseTime(by: try p.required(0, Arg.number)))
         }
         d.register(["evm_setNextBlockTimestamp", "anvil_setNextBlockTimestamp"]) { p in
-            try node.setNextBlockTimestamp(try p.required(0, Arg.number))
+            try node.parameters.setNextBlockTimestamp(try p.required(0, Arg.number))
             return .null
         }
         d.register(["evm_setAutomine", "anvil_setAutomine"]) { p in
-            try node.setAutomine(try p.required(0, Arg.bool))
+            try node.dev.setAutomine(try p.required(0, Arg.bool))
             return .null
         }
-        d.registerParameterless("anvil_getAutomine", "hardhat_getAutomine") { .bool(node.isAutomine) }
+        d.registerParameterless("anvil_getAutomine", "hardhat_getAutomine") { .bool(node.dev.isAutomine) }
         d.register(["evm_setIntervalMining", "anvil_setIntervalMining"]) { p in
-            try node.setIntervalMining(try p.required(0, Arg.number))
+            try node.dev.setIntervalMining(try p.required(0, Arg.number))
             return .null
         }
         d.register(["anvil_dropTransaction", "hardhat_dropTransaction"]) { p in
             let hash = try p.required(0, Arg.hash)
-            return node.dropTransaction(hash) ? Format.data(hash) : .null
+            return node.pool.dropTransaction(hash) ? Format.data(hash) : .null
         }
         d.register("anvil_reorg") { p in
             let depth = try p.required(0, Arg.number)
@@ -75,7 +76,7 @@ enum DevRPC {
                     if let b = v.boolValue { return b }
                     return !(v.arrayValue?.isEmpty ?? true)
                 } ?? false
-            try node.reorg(depth: depth, requeue: requeue)
+            try node.dev.reorg(depth: depth, requeue: requeue)
             return .null
         }
         d.register(["anvil_setStorageAt", "hardhat_setStorageAt"]) { p in
@@ -83,7 +84,7 @@ enum DevRPC {
             let address = try p.required(0, Arg.address)
             let key = try p.required(1) { v in try Arg.storageKey(try Arg.string(v)) }
             let value = try p.required(2) { v in try Arg.storageKey(try Arg.string(v)) }
-            node.setStorage(address, key: key, value: value)
+            node.dev.setStorage(address, key: key, value: value)
             return .bool(true)
         }
         // anvil_dealERC20(holder, token, amount[, {emitTransfer}]): Anvil's argument order.
@@ -93,8 +94,8 @@ enum DevRPC {
             let token = try p.required(1, Arg.address)
             let amount = try p.required(2, Arg.uint256)
             let emit = try p.optional(3) { v in try v["emitTransfer"].map(Arg.bool) ?? false } ?? false
-            _ = try node.token(token.checksummed)
-            let hash = try node.dealToken(token, holder: holder, amount: amount, emitTransfer: emit)
+            _ = try node.parameters.token(token.checksummed)
+            let hash = try node.dev.dealToken(token, holder: holder, amount: amount, emitTransfer: emit)
             return hash.map(Format.data) ?? .null
         }
         // anvil_setERC20Allowance(owner, spender, token, amount): Anvil's argument order.
@@ -103,12 +104,13 @@ enum DevRPC {
             let owner = try p.required(0, Arg.address)
             let spender = try p.required(1, Arg.address)
             let token = try p.required(2, Arg.address)
-            _ = try node.token(token.checksummed)
-            try node.setTokenAllowance(token, owner: owner, spender: spender, amount: try p.required(3, Arg.uint256))
+            _ = try node.parameters.token(token.checksummed)
+            try node.dev.setTokenAllowance(
+                token, owner: owner, spender: spender, amount: try p.required(3, Arg.uint256))
             return .null
         }
         d.register(["anvil_setNextBlockBaseFeePerGas", "hardhat_setNextBlockBaseFeePerGas"]) { p in
-            node.setNextBlockBaseFee(try p.required(0, Arg.uint256))
+            node.parameters.setNextBlockBaseFee(try p.required(0, Arg.uint256))
             return .null
         }
         d.registerParameterless("anvil_dumpState", "hardhat_dumpState") { Format.data(StateDump.dump(node).bytes) }
@@ -120,7 +122,7 @@ enum DevRPC {
         registerPoolAndQueries(node, into: &d)
         registerChainControls(node, into: &d)
         d.registerParameterless("anvil_nodeInfo") {
-            let info = node.nodeInfo
+            let info = node.dev.nodeInfo
             // Anvil's NodeInfo (alloy `rpc-types-anvil`): the timestamp and chain id as JSON numbers, the fees as
             // quantities; Sandnet runs Osaka rules from genesis, orders by fees and never forks.
             return .object([
@@ -167,7 +169,7 @@ enum DevRPC {
             try p.atMost(1)
             let request = try Arg.request(p)
             guard let from = request.from else { throw RPCError.invalidParams("missing from") }
-            return Format.data(try node.sendUnsigned(request, from: from))
+            return Format.data(try node.submitter.sendUnsigned(request, from: from))
         }
     }
 
@@ -177,20 +179,22 @@ enum DevRPC {
         d.register("anvil_addBalance") { p in
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
-            try node.addBalance(address, try p.required(1, Arg.uint256))
+            try node.dev.addBalance(address, try p.required(1, Arg.uint256))
             return .null
         }
         d.registerParameterless("anvil_dropAllTransactions") {
-            node.dropAllTransactions()
+            node.pool.dropAllTransactions()
             return .null
         }
         d.register("anvil_removePoolTransactions") { p in
             try p.atMost(1)
-            node.removePoolTransactions(from: try p.required(0, Arg.address))
+            node.pool.removePoolTransactions(from: try p.required(0, Arg.address))
             return .null
         }
-        d.registerParameterless("anvil_getIntervalMining") { node.miningInterval.map { .number(String($0)) } ?? .null }
-        d.registerParameterless("anvil_getGenesisTime") { .number(String(node.genesisTime)) }
+        d.registerParameterless("anvil_getIntervalMining") {
+            node.dev.miningInterval.map { .number(String($0)) } ?? .null
+        }
+        d.registerParameterless("anvil_getGenesisTime") { .number(String(node.parameters.genesisTime)) }
         // The chain is post-London from genesis: Anvil refuses a minimum gas price there with these words.
         d.register(["anvil_setMinGasPrice", "hardhat_setMinGasPrice"]) { p in
             try p.atMost(1)
@@ -210,38 +214,40 @@ enum DevRPC {
     static func registerChainControls(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.register(["anvil_setCoinbase", "hardhat_setCoinbase"]) { p in
             try p.atMost(1)
-            node.setCoinbase(try p.required(0, Arg.address))
+            node.parameters.setCoinbase(try p.required(0, Arg.address))
             return .null
         }
         d.register(["anvil_setBlockGasLimit", "evm_setBlockGasLimit"]) { p in
             try p.atMost(1)
-            try node.setBlockGasLimit(try p.required(0, Arg.number))
+            try node.parameters.setBlockGasLimit(try p.required(0, Arg.number))
             return .bool(true)
         }
         d.register("anvil_setChainId") { p in
             try p.atMost(1)
-            try node.setChainID(try p.required(0, Arg.number))
+            try node.parameters.setChainID(try p.required(0, Arg.number))
             return .null
         }
         // Anvil (for Ganache) reads a value above 10^12 as milliseconds; its answer is a JSON number.
         d.register(["anvil_setTime", "evm_setTime"]) { p in
             try p.atMost(1)
             let raw = try p.required(0, Arg.number)
-            return .number(String(try node.setTime(raw > 1_000_000_000_000 ? raw / 1_000 : raw)))
+            return .number(String(try node.parameters.setTime(raw > 1_000_000_000_000 ? raw / 1_000 : raw)))
         }
         d.register("anvil_setBlockTimestampInterval") { p in
             try p.atMost(1)
-            try node.setBlockTimestampInterval(try p.required(0, Arg.number))
+            try node.parameters.setBlockTimestampInterval(try p.required(0, Arg.number))
             return .null
         }
-        d.registerParameterless("anvil_removeBlockTimestampInterval") { .bool(node.removeBlockTimestampInterval()) }
+        d.registerParameterless("anvil_removeBlockTimestampInterval") {
+            .bool(node.parameters.removeBlockTimestampInterval())
+        }
         d.register("anvil_rollback") { p in
             try p.atMost(1)
-            try node.rollback(depth: try p.optional(0, Arg.number))
+            try node.dev.rollback(depth: try p.optional(0, Arg.number))
             return .null
         }
         d.registerParameterless("anvil_metadata", "hardhat_metadata") {
-            let m = node.metadata
+            let m = node.dev.metadata
             return .object([
                 ("clientVersion", .string(m.clientVersion)),
                 ("chainId", .number(String(m.chainID))),
@@ -275,7 +281,7 @@ enum DevRPC {
                             + "start over from genesis)")
                 }
             }
-            try node.reset()
+            try node.dev.reset()
             return .null
         }
     }

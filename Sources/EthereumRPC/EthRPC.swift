@@ -6,19 +6,23 @@ import EthereumTypes
 import JSONCoding
 import JSONRPC
 
-/// The `eth` namespace: arguments converted with geth's texts, the node's typed API called, results shaped.
+/// The `eth` namespace: arguments converted with geth's texts, the node's typed API called, results shaped. Inline
+/// (``RPCExecution``) only where the answer never reaches the chain (its lock is held while a block is sealed and
+/// written; history is read from the store).
 enum EthRPC {
     static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.registerParameterless("eth_chainId") { Format.q(node.chainID) }
-        d.registerParameterless("eth_syncing") { .bool(false) }
+        d.registerParameterless("eth_syncing", runs: .inline) { .bool(false) }
         d.registerParameterless("eth_mining") { .bool(node.chain.isMining) }
-        d.registerParameterless("eth_hashrate") { Format.q(UInt64(0)) }
+        d.registerParameterless("eth_hashrate", runs: .inline) { Format.q(UInt64(0)) }
         d.registerParameterless("eth_coinbase") { Format.address(node.chain.coinbase) }
-        d.registerParameterless("eth_accounts") { .array(node.devAccounts.map { Format.address($0.address) }) }
+        d.registerParameterless("eth_accounts", runs: .inline) {
+            .array(node.devAccounts.map { Format.address($0.address) })
+        }
         d.registerParameterless("eth_blockNumber") { Format.q(node.blockNumber) }
         d.registerParameterless("eth_gasPrice") { Format.q(node.chain.gasPrice) }
         d.registerParameterless("eth_maxPriorityFeePerGas") { Format.q(node.chain.maxPriorityFeePerGas) }
-        d.registerParameterless("eth_blobBaseFee") { Format.q(UInt64(1)) }
+        d.registerParameterless("eth_blobBaseFee", runs: .inline) { Format.q(UInt64(1)) }
         d.registerParameterless("eth_config") {
             let config = node.chain.forkConfig
             return .object([
@@ -132,18 +136,18 @@ enum EthRPC {
             try p.atMost(1)
             let request = try Arg.request(p)
             guard let from = request.from else { throw RPCError.invalidParams("missing from") }
-            return Format.data(try node.sendTransaction(request, from: from))
+            return Format.data(try node.submitter.sendTransaction(request, from: from))
         }
         d.register("eth_signTransaction") { p in
             try p.atMost(1)
             let request = try Arg.request(p)
             guard let from = request.from else { throw RPCError.invalidParams("missing from") }
-            let signed = try node.signTransaction(request, from: from)
+            let signed = try node.submitter.signTransaction(request, from: from)
             return .object([("raw", Format.data(signed.encoding)), ("tx", Format.signedTransaction(signed))])
         }
         // Anvil's answer: every pool transaction (pending, then queued), as unmined transaction objects.
         d.registerParameterless("eth_pendingTransactions") {
-            let content = node.poolContent
+            let content = node.pool.content
             return .array(
                 (content.pending + content.queued).map { Format.transaction($0, block: nil, index: nil, baseFee: nil) })
         }
@@ -171,13 +175,13 @@ enum EthRPC {
             try p.atMost(2)
             let address = try p.required(0, Arg.address)
             let message = try p.required(1, Arg.data)
-            return Format.data(try node.signPersonalMessage(message, address: address))
+            return Format.data(try node.accounts.signPersonalMessage(message, address: address))
         }
         d.register("personal_sign") { p in
             try p.atMost(3)
             let message = try p.required(0, Arg.data)
             let address = try p.required(1, Arg.address)
-            return Format.data(try node.signPersonalMessage(message, address: address))
+            return Format.data(try node.accounts.signPersonalMessage(message, address: address))
         }
         d.register(["eth_signTypedData_v4", "eth_signTypedData"]) { p in
             try p.atMost(2)
@@ -185,7 +189,7 @@ enum EthRPC {
             guard let raw = p[1] else { throw RPCError.invalidParams("missing value for required argument 1") }
             // A JSON text (what most clients send) is parsed once; a JSON object is read as it arrived, with its
             // exact numbers: no printing and re-parsing under other number rules.
-            let signature = try node.signTypedData(
+            let signature = try node.accounts.signTypedData(
                 {
                     if case .string(let text) = raw { return try TypedData(json: Array(text.utf8)) }
                     return try TypedData(document: raw)

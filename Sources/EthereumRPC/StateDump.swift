@@ -8,7 +8,7 @@ import JSONRPC
 /// into the current chain (balance, nonce, code), as `anvil_loadState` does.
 public enum StateDump {
     public static func dump(_ node: SandnetNode) -> JSON {
-        let (block, accounts) = node.dumpState()
+        let (block, accounts) = node.dev.dumpState()
         return .object([
             ("block", Format.q(block)),
             (
@@ -32,7 +32,7 @@ public enum StateDump {
     public static func load(_ text: [UInt8], into node: SandnetNode) throws {
         let dump: JSON
         do { dump = try JSON.parse(text) } catch { throw NodeError.invalidStateDump("\(error)") }
-        try node.loadState(try accounts(dump))
+        try node.dev.loadState(try accounts(dump))
     }
 
     static func accounts(_ dump: JSON) throws(NodeError) -> [AccountOverride] {

@@ -7,17 +7,17 @@ import JSONRPC
 enum TxPoolRPC {
     static func register(_ node: SandnetNode, into d: inout RPCDispatcher) {
         d.registerParameterless("txpool_status") {
-            let content = node.poolContent
+            let content = node.pool.content
             return .object([("pending", Format.q(content.pending.count)), ("queued", Format.q(content.queued.count))])
         }
         d.registerParameterless("txpool_content") {
-            grouped(node.poolContent) { Format.transaction($0, block: nil, index: nil, baseFee: nil) }
+            grouped(node.pool.content) { Format.transaction($0, block: nil, index: nil, baseFee: nil) }
         }
         // geth's contentFrom: one sender's `{"pending": {nonce: tx}, "queued": …}`.
         d.register("txpool_contentFrom") { p in
             try p.atMost(1)
             let sender = try p.required(0, Arg.address)
-            let content = node.poolContent
+            let content = node.pool.content
             func byNonce(_ txs: [LedgerTransaction]) -> JSON {
                 .object(
                     txs.filter { $0.sender == sender }.sorted { $0.nonce < $1.nonce }.map {
@@ -27,7 +27,7 @@ enum TxPoolRPC {
             return .object([("pending", byNonce(content.pending)), ("queued", byNonce(content.queued))])
         }
         d.registerParameterless("txpool_inspect") {
-            grouped(node.poolContent) { tx in
+            grouped(node.pool.content) { tx in
                 .string(
                     "\(tx.to?.lowercased ?? "contract creation"): \(tx.value) wei + \(tx.gasLimit) gas × \(tx.maxFeePerGas) wei"
                 )

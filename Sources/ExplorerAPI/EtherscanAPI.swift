@@ -393,7 +393,7 @@ public struct EtherscanAPI: Sendable {
             let ledger = node.snapshotOfLedger
             return .ok(.string((ledger.totalSupply - ledger.burned).description))
         case "ethprice":
-            let now = node.chainTime
+            let now = node.parameters.chainTime
             guard let price = ethPrice?(now) else { throw .notOK("Error! No ETH price: the market simulator is off") }
             return .ok(
                 .object([

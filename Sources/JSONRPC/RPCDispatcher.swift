@@ -3,10 +3,24 @@ import JSONCoding
 /// A handler for one method call. Returns the result, or throws an error the dispatcher maps.
 public typealias RPCMethod = @Sendable (RPCParams) throws -> JSON
 
+/// Where a transport may run a method: declared when the method is registered, so the method table and the transports
+/// cannot disagree.
+public enum RPCExecution: Sendable, Equatable {
+    /// Answered from memory, taking no lock that is held across I/O (the ledger's, held while a block is sealed and
+    /// written) and reading no store: a transport may run it on the calling task (Swift's cooperative pool).
+    case inline
+    /// May wait on a lock held across I/O or read the store (LevelDB): a transport runs it on threads of its own (the
+    /// server's `NodeExecutor`), never on the cooperative pool. The default.
+    case executor
+}
+
 /// JSON-RPC 2.0 request processing (jsonrpc.org/specification): single requests, batches, notifications,
 /// any id type, and geth's error objects. Transport-free: bytes in, bytes out.
 public struct RPCDispatcher: Sendable {
-    public var methods: [String: RPCMethod] = [:]
+    /// The handlers by method name, as registered.
+    public private(set) var methods: [String: RPCMethod] = [:]
+    /// The methods registered ``RPCExecution/inline``.
+    public private(set) var inlineMethods: Set<String> = []
     /// Largest batch accepted (geth's `--rpc.batch-request-limit`: 1,000); 0: no limit. A larger batch is answered
     /// as geth answers it: `[{"jsonrpc":"2.0","id":<first call's id or null>,"error":{"code":-32600,"message":"batch too large"}}]`.
     public var batchLimit = 1_000
@@ -19,22 +33,45 @@ public struct RPCDispatcher: Sendable {
 
     public init() {}
 
-    public mutating func register(_ name: String, _ method: @escaping RPCMethod) { methods[name] = method }
+    /// Registers `method` under `name` (replacing any earlier registration, its execution included).
+    public mutating func register(
+        _ name: String, runs execution: RPCExecution = .executor, _ method: @escaping RPCMethod
+    ) {
+        methods[name] = method
+        if execution == .inline { inlineMethods.insert(name) } else { inlineMethods.remove(name) }
+    }
 
     /// Registers one handler under several names (Anvil's aliases).
-    public mutating func register(_ names: [String], _ method: @escaping RPCMethod) {
-        for name in names { methods[name] = method }
+    public mutating func register(
+        _ names: [String], runs execution: RPCExecution = .executor, _ method: @escaping RPCMethod
+    ) {
+        for name in names { register(name, runs: execution, method) }
     }
 
     /// Registers a method that takes no parameters: extra ones are refused as geth's server refuses them for every
     /// method (-32602 `too many arguments, want at most 0`).
-    public mutating func registerParameterless(_ names: String..., method: @escaping @Sendable () throws -> JSON) {
+    public mutating func registerParameterless(
+        _ names: String..., runs execution: RPCExecution = .executor, method: @escaping @Sendable () throws -> JSON
+    ) {
         for name in names {
-            methods[name] = { params in
+            register(name, runs: execution) { params in
                 try params.atMost(0)
                 return try method()
             }
         }
+    }
+
+    /// Registers every method of `other` with its execution; on a name clash `other`'s registration wins.
+    public mutating func register(contentsOf other: RPCDispatcher) {
+        for (name, method) in other.methods {
+            register(name, runs: other.inlineMethods.contains(name) ? .inline : .executor, method)
+        }
+    }
+
+    /// Whether a request or batch calling `names` may run on the calling task: every name registered
+    /// ``RPCExecution/inline`` and none served by `overlay` (a connection's own methods run where the rest does).
+    public func mayRunInline(_ names: [String], overlay: [String: RPCMethod] = [:]) -> Bool {
+        !names.isEmpty && names.allSatisfy { inlineMethods.contains($0) && overlay[$0] == nil }
     }
 
     /// Handles one HTTP body or WebSocket message. Returns nil when nothing must be sent (only notifications).

@@ -5,7 +5,7 @@ import MarketData
 import NIOCore
 
 /// The market simulator's HTTP routes: CoinGecko API v3 under `/coingecko/api/v3/` and Coinbase Exchange under
-/// `/coinbase/products/{id}/…` (README, "Markets"). The clock is the chain's (``SandnetNode/chainTime``), so
+/// `/coinbase/products/{id}/…` (README, "Markets"). The clock is the chain's (``NodeParameters/chainTime``), so
 /// `evm_increaseTime` and `evm_setTime` move the market. The answers are computed on the ``NodeExecutor``: reading
 /// the clock takes the ledger's lock, and a year of candles is milliseconds of CPU.
 extension NodeServer {
@@ -17,7 +17,7 @@ extension NodeServer {
             let path = request.uri.path.split(separator: "/").dropFirst(3)
             let query = Self.query(request)
             let reply = try await executor.run {
-                api.coinGecko(Array(path), query, now: Int64(node.chainTime))
+                api.coinGecko(Array(path), query, now: Int64(node.parameters.chainTime))
             }
             return Self.marketResponse(reply)
         }
@@ -25,12 +25,12 @@ extension NodeServer {
         router.get("/coinbase/products/:product/candles") { request, context in
             let product = context.parameters.get("product") ?? ""
             let query = Self.query(request)
-            let reply = try await executor.run { api.candles(product, query, now: Int64(node.chainTime)) }
+            let reply = try await executor.run { api.candles(product, query, now: Int64(node.parameters.chainTime)) }
             return Self.marketResponse(reply)
         }
         router.get("/coinbase/products/:product/ticker") { _, context in
             let product = context.parameters.get("product") ?? ""
-            let reply = try await executor.run { api.ticker(product, now: Int64(node.chainTime)) }
+            let reply = try await executor.run { api.ticker(product, now: Int64(node.parameters.chainTime)) }
             return Self.marketResponse(reply)
         }
     }

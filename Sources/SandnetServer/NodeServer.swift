@@ -156,7 +156,6 @@ public final class NodeServer: Sendable {
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
         let executor = self.executor
-        let quick = network.quickMethods
         let rpc: @Sendable (Request, NodeRequestContext) async throws -> Response = { [dispatcher] request, context in
             var request = request
             let body: ByteBuffer
@@ -174,7 +173,7 @@ public final class NodeServer: Sendable {
             }
             let client = RPCClient(address: context.remoteAddress?.ipAddress)
             let out = try await executor.handle(
-                Array(buffer: body), dispatcher: dispatcher, quick: quick,
+                Array(buffer: body), dispatcher: dispatcher,
                 overlay: WebSocketSession.httpSubscriptionMethods,
                 client: client)
             guard let out else { return Response(status: .ok) }
@@ -235,7 +234,7 @@ public final class NodeServer: Sendable {
             } onUpgrade: { [dispatcher] inbound, outbound, context in
                 let client = RPCClient(address: context.requestContext.remoteAddress?.ipAddress)
                 var session = WebSocketSession(
-                    node: node, dispatcher: dispatcher, executor: executor, quick: quick, limits: queueLimits,
+                    node: node, dispatcher: dispatcher, executor: executor, limits: queueLimits,
                     logger: logger, client: client)
                 session.faults = faults
                 session.path = path

@@ -23,8 +23,6 @@ struct WebSocketSession {
     let dispatcher: RPCDispatcher
     /// Where the dispatcher runs (off the cooperative pool).
     let executor: NodeExecutor
-    /// Methods answered on the session's own task (``DevelopmentNetwork/quickMethods``).
-    let quick: Set<String>
     let limits: OutboundQueue.Limits
     let logger: Logger
     /// The peer, for per-client limits (the faucet's per-IP cooldown).
@@ -65,7 +63,6 @@ struct WebSocketSession {
         defer { release() }
         let dispatcher = self.dispatcher
         let executor = self.executor
-        let quick = self.quick
         let client = self.client
         let faults = self.faults
         let path = self.path
@@ -107,7 +104,7 @@ struct WebSocketSession {
                         break
                     }
                     let reply = try await executor.handle(
-                        bytes, dispatcher: dispatcher, quick: quick, overlay: overlay, client: client)
+                        bytes, dispatcher: dispatcher, overlay: overlay, client: client)
                     guard let out = reply else { continue }
                     guard await queue.pushReply(String(decoding: out, as: UTF8.self)) else { break }
                 }

@@ -115,3 +115,34 @@ import Testing
         }
     }
 }
+
+/// Snapshots of both chains are composed by Swift calls (the node's typed snapshot, the replica's capture), and the
+/// JSON-RPC methods act on the same controls.
+@Suite struct NetworkSnapshotTests {
+    @Test func aRevertPutsBothChainsBack() throws {
+        let network = try DevelopmentNetworkTests.network()
+        func icpBalance() -> JSON? {
+            DevelopmentNetworkTests.call(network, "sandnet_icpBalance", [.string("2vxsx-fae")])["result"]
+        }
+        let before = icpBalance()
+        let id = try network.snapshots.snapshot()
+        _ = DevelopmentNetworkTests.call(network, "sandnet_icpFaucet", [.string("2vxsx-fae")])
+        try network.node.dev.mine(blocks: 2)
+        #expect(icpBalance() != before)
+        #expect(try network.snapshots.revert(to: id))
+        #expect(network.node.blockNumber == 0)
+        #expect(icpBalance() == before)
+        #expect(try !network.snapshots.revert(to: id))  // consumed
+        // evm_snapshot and evm_revert reach the same controls.
+        let rpcID = try #require(DevelopmentNetworkTests.call(network, "evm_snapshot")["result"])
+        _ = DevelopmentNetworkTests.call(network, "sandnet_icpFaucet", [.string("2vxsx-fae")])
+        #expect(DevelopmentNetworkTests.call(network, "evm_revert", [rpcID])["result"] == .bool(true))
+        #expect(icpBalance() == before)
+    }
+
+    @Test func withADataDirectoryOnlyTheEthereumChainReverts() throws {
+        #expect(try DevelopmentNetworkTests.network(store: InMemoryStore()).snapshots is DevControls)
+        #expect(try DevelopmentNetworkTests.network { $0.icp = nil }.snapshots is DevControls)
+        #expect(try !(DevelopmentNetworkTests.network().snapshots is DevControls))
+    }
+}

@@ -37,7 +37,7 @@ import Testing
     @Test func coinbaseReceivesTheTipsOfLaterBlocks() throws {
         let (node, _) = try makeNode()
         #expect(node.chain.coinbase == .zero)
-        node.setCoinbase(Self.other)
+        node.parameters.setCoinbase(Self.other)
         #expect(try node.call("eth_coinbase") == .string(Self.other.lowercased))
         try node.submit(raw: try Self.transfer(node, nonce: 0, chainID: node.chainID))
         let head = node.snapshotOfLedger.head
@@ -55,27 +55,29 @@ import Testing
         let (node, _) = try makeNode { $0.miningMode = .manual }
         let big = try Self.transfer(node, nonce: 0, chainID: node.chainID, gas: 40_000)
         let bigHash = try node.submit(raw: big)
-        #expect(try node.setBlockGasLimit(30_000) == [bigHash])  // geth's pool drops what can never fit
+        #expect(try node.parameters.setBlockGasLimit(30_000) == [bigHash])  // geth's pool drops what can never fit
         #expect(!node.snapshotOfLedger.pool.contains(bigHash))
-        try node.mine()
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.gasLimit == 30_000)
-        #expect(node.blockGasLimit == 30_000)
+        #expect(node.parameters.blockGasLimit == 30_000)
         #expect(try node.call("anvil_setBlockGasLimit", [.string("0x1c9c380")]) == .bool(true))
         #expect(try node.call("evm_setBlockGasLimit", [.number("25000000")]) == .bool(true))
-        try node.mine()
+        try node.dev.mine()
         #expect(
             try node.call("eth_getBlockByNumber", [.string("latest"), .bool(false)])["gasLimit"]
                 == .string("0x17d7840"))
         let bounds =
             "out of range: at least 21000 (one transfer) and at most 9223372036854775807 (2^63-1)"
-        #expect(throws: LedgerError.valueOutOfRange("block gas limit 0 is \(bounds)")) { try node.setBlockGasLimit(0) }
+        #expect(throws: LedgerError.valueOutOfRange("block gas limit 0 is \(bounds)")) {
+            try node.parameters.setBlockGasLimit(0)
+        }
         #expect(
             Self.rpcError { try node.call("anvil_setBlockGasLimit", [.string("0x5207")]) }
                 == RPCError(code: -32602, message: "block gas limit 20999 is \(bounds)"))
         #expect(
             Self.rpcError { try node.call("anvil_setBlockGasLimit", [.string("0x8000000000000000")]) }
                 == RPCError(code: -32602, message: "block gas limit 9223372036854775808 is \(bounds)"))
-        #expect(node.blockGasLimit == 25_000_000)
+        #expect(node.parameters.blockGasLimit == 25_000_000)
     }
 
     @Test func chainIDChangesAnswersAndWhatTransactionsMustCarry() throws {
@@ -103,13 +105,13 @@ import Testing
                 ])
             ])
         #expect(try node.call("eth_getTransactionByHash", [sent])["chainId"] == .string("0x539"))
-        try node.mine()
+        try node.dev.mine()
         #expect(node.chain.receipt(hash: fresh) != nil)
         #expect(
             throws: LedgerError.valueOutOfRange(
                 "chain id 0 is out of range: at least 1 and at most 4503599627370476 (MetaMask's largest safe chain id)"
             )
-        ) { try node.setChainID(0) }
+        ) { try node.parameters.setChainID(0) }
         #expect(
             Self.rpcError { try node.call("anvil_setChainId", [.number("4503599627370477")]) }
                 == RPCError(
@@ -121,33 +123,35 @@ import Testing
 
     @Test func evmRevertRestoresTheParameters() throws {
         let (node, _) = try makeNode()
-        let id = try node.snapshot()
-        node.setCoinbase(Self.other)
-        try node.setBlockGasLimit(30_000_000)
-        try node.setChainID(1337)
-        try node.mine()
-        #expect(try node.revert(to: id))
-        #expect(node.chainID == 11_155_111 && node.blockGasLimit == 60_000_000 && node.chain.coinbase == .zero)
-        try node.mine()
+        let id = try node.dev.snapshot()
+        node.parameters.setCoinbase(Self.other)
+        try node.parameters.setBlockGasLimit(30_000_000)
+        try node.parameters.setChainID(1337)
+        try node.dev.mine()
+        #expect(try node.dev.revert(to: id))
+        #expect(
+            node.chainID == 11_155_111 && node.parameters.blockGasLimit == 60_000_000 && node.chain.coinbase == .zero)
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.gasLimit == 60_000_000)
     }
 
     @Test func parametersSurviveReopeningTheDataDirectory() throws {
         let store = InMemoryStore()
         let node = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
-        try node.setChainID(1337)
-        try node.setBlockGasLimit(30_000_000)
-        node.setCoinbase(Self.other)
+        try node.parameters.setChainID(1337)
+        try node.parameters.setBlockGasLimit(30_000_000)
+        node.parameters.setCoinbase(Self.other)
         try node.shutdown()
         let reopened = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
         #expect(
-            reopened.chainID == 1337 && reopened.blockGasLimit == 30_000_000 && reopened.chain.coinbase == Self.other)
+            reopened.chainID == 1337 && reopened.parameters.blockGasLimit == 30_000_000
+                && reopened.chain.coinbase == Self.other)
         try reopened.submit(raw: try Self.transfer(reopened, nonce: 0, chainID: 1337))
         #expect(reopened.snapshotOfLedger.head.header.coinbase == Self.other)
         // A revert is written too.
-        let id = try reopened.snapshot()
-        try reopened.setChainID(5)
-        #expect(try reopened.revert(to: id))
+        let id = try reopened.dev.snapshot()
+        try reopened.parameters.setChainID(5)
+        #expect(try reopened.dev.revert(to: id))
         let again = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
         #expect(again.chainID == 1337 && again.blockNumber == 1)
     }
@@ -157,20 +161,21 @@ import Testing
     @Test func setTimeMovesTheClockAndAnswersAnvilsOffset() throws {
         let (node, clock) = try makeNode()
         // The next block would be at the clock's 1,800,000,000.
-        #expect(try node.setTime(1_800_000_100) == 100)
-        try node.mine()
+        #expect(try node.parameters.setTime(1_800_000_100) == 100)
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == 1_800_000_100)
         clock.advance(5)
-        try node.mine()
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == 1_800_000_105)
         // Anvil reads a value above 10^12 as milliseconds; its answer is a JSON number.
         #expect(try node.call("evm_setTime", [.number("1800000000000")]) == .number("0"))
-        try node.mine()
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == 1_800_000_106)  // never back in time
         #expect(try node.call("anvil_setTime", [.string("0x6b49d200")]) == .number("0"))  // 1,800,000,000
-        _ = try node.increaseTime(by: 1_000)
-        #expect(try node.setTime(1_900_000_000) == 1_900_000_000 - 1_800_001_106)  // clears increaseTime's floor
-        try node.mine()
+        _ = try node.parameters.increaseTime(by: 1_000)
+        // clears increaseTime's floor
+        #expect(try node.parameters.setTime(1_900_000_000) == 1_900_000_000 - 1_800_001_106)
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == 1_900_000_000)
         #expect(
             Self.rpcError { try node.call("anvil_setTime", [.number("253402300800")]) }
@@ -184,24 +189,24 @@ import Testing
         let (node, clock) = try makeNode()
         let start = node.snapshotOfLedger.head.header.timestamp
         #expect(try node.call("anvil_setBlockTimestampInterval", [.number("100")]) == .null)
-        try node.mine(blocks: 2)
+        try node.dev.mine(blocks: 2)
         #expect(node.snapshotOfLedger.head.header.timestamp == start + 200)
         clock.advance(10_000)  // the clock no longer matters
-        try node.mine()
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == start + 300)
-        try node.setNextBlockTimestamp(start + 1_000)  // fixes one block
-        try node.mine(blocks: 2)
+        try node.parameters.setNextBlockTimestamp(start + 1_000)  // fixes one block
+        try node.dev.mine(blocks: 2)
         #expect(node.snapshotOfLedger.block(number: 4)?.header.timestamp == start + 1_000)
         #expect(node.snapshotOfLedger.head.header.timestamp == start + 1_100)
-        _ = try node.increaseTime(by: 500)  // at least that late
-        try node.mine()
+        _ = try node.parameters.increaseTime(by: 500)  // at least that late
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == start + 1_600)
-        try node.setBlockTimestampInterval(0)  // timestamps still increase
-        try node.mine()
+        try node.parameters.setBlockTimestampInterval(0)  // timestamps still increase
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == start + 1_601)
         #expect(try node.call("anvil_removeBlockTimestampInterval") == .bool(true))
         #expect(try node.call("anvil_removeBlockTimestampInterval") == .bool(false))
-        try node.mine()
+        try node.dev.mine()
         #expect(node.snapshotOfLedger.head.header.timestamp == clock.now + 500)  // the clock again, with the offset
         #expect(
             Self.rpcError { try node.call("anvil_setBlockTimestampInterval", [.number("31536001")]) }
@@ -211,20 +216,20 @@ import Testing
 
     @Test func timersRunOnTheClockWhileAnIntervalSetsTimestamps() throws {
         let (node, clock) = try makeNode { $0.miningMode = .interval(seconds: 12) }
-        try node.mine()
+        try node.dev.mine()
         let parent = node.snapshotOfLedger.head.header.timestamp
-        try node.setBlockTimestampInterval(100)
+        try node.parameters.setBlockTimestampInterval(100)
         #expect(node.tick().isEmpty)  // 100 s of block time are not 12 s of clock: no runaway blocks
         clock.advance(12)
         #expect(node.tick().map(\.header.timestamp) == [parent + 100])
         #expect(node.tick().isEmpty)
-        try node.setBlockTimestampInterval(1)
+        try node.parameters.setBlockTimestampInterval(1)
         clock.advance(12)
         #expect(node.tick().map(\.header.timestamp) == [parent + 101])  // due by the clock though 1 s apart
         // Automine's empty-block interval too.
         let (idle, idleClock) = try makeNode { $0.emptyBlockInterval = 12 }
-        try idle.mine()
-        try idle.setBlockTimestampInterval(60)
+        try idle.dev.mine()
+        try idle.parameters.setBlockTimestampInterval(60)
         #expect(idle.tick().isEmpty)
         idleClock.advance(12)
         #expect(idle.tick().count == 1)
@@ -232,9 +237,9 @@ import Testing
 
     @Test func timersKeepGoingAfterTheClockIsSetBehindTheHead() throws {
         let (node, clock) = try makeNode { $0.miningMode = .interval(seconds: 12) }
-        try node.mine()
+        try node.dev.mine()
         let head = node.snapshotOfLedger.head.header.timestamp
-        _ = try node.setTime(head - 100_000)
+        _ = try node.parameters.setTime(head - 100_000)
         #expect(node.tick().isEmpty)
         clock.advance(12)
         #expect(node.tick().map(\.header.timestamp) == [head + 1])  // not stalled until the clock catches up
@@ -245,9 +250,9 @@ import Testing
 
     @Test func rollbackRemovesBlocksWithoutRequeueing() throws {
         let (node, _) = try makeNode()
-        try node.mine()
+        try node.dev.mine()
         let hash = try node.submit(raw: try Self.transfer(node, nonce: 0, chainID: node.chainID))
-        try node.mine()
+        try node.dev.mine()
         let removedHead = node.snapshotOfLedger.head.hash
         let filter = try node.call("eth_newBlockFilter")
         #expect(try node.call("anvil_rollback", [.string("0x2")]) == .null)
@@ -255,7 +260,7 @@ import Testing
         #expect(try node.call("eth_getTransactionByHash", [.string(Hex.encodePrefixed(hash))]) == .null)
         #expect((node.snapshotOfLedger.pool.count == 0))
         #expect(try node.chain.transactionCount(of: node.devAccounts[0].address) == 0)
-        try node.mine(blocks: 2)
+        try node.dev.mine(blocks: 2)
         #expect(node.snapshotOfLedger.head.hash != removedHead)  // a new block at the same height
         #expect(try node.call("eth_getFilterChanges", [filter]).arrayValue?.count == 2)
         #expect(try node.call("anvil_rollback") == .null)  // depth 1 by default
@@ -290,9 +295,9 @@ import Testing
     @Test func rollbackFollowsInTheDataDirectory() throws {
         let store = InMemoryStore()
         let node = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
-        try node.mine(blocks: 3)
+        try node.dev.mine(blocks: 3)
         let kept = node.snapshotOfLedger.block(number: 1)?.hash
-        try node.rollback(depth: 2)
+        try node.dev.rollback(depth: 2)
         let reopened = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
         #expect(reopened.blockNumber == 1)
         #expect(reopened.snapshotOfLedger.head.hash == kept)
@@ -302,8 +307,8 @@ import Testing
 
     @Test func metadataHasAnvilsShape() throws {
         let (node, _) = try makeNode()
-        try node.mine()
-        let id = try node.snapshot()
+        try node.dev.mine()
+        let id = try node.dev.snapshot()
         let m = try node.call("anvil_metadata")
         let head = node.snapshotOfLedger.head
         #expect(m["clientVersion"] == .string(node.configuration.clientVersion))
@@ -322,8 +327,8 @@ import Testing
 
     @Test func nodeInfoHasAnvilsShapeAndFollowsTheParameters() throws {
         let (node, _) = try makeNode()
-        try node.setChainID(1337)
-        try node.setBlockGasLimit(30_000_000)
+        try node.parameters.setChainID(1337)
+        try node.parameters.setBlockGasLimit(30_000_000)
         let info = try node.call("anvil_nodeInfo")
         let head = node.snapshotOfLedger.head
         #expect(info["currentBlockNumber"] == .string("0x0"))
@@ -340,21 +345,21 @@ import Testing
     @Test func resetStartsOverFromGenesis() throws {
         let (node, _) = try makeNode { $0.miningMode = .manual }
         let genesis = node.snapshotOfLedger.block(number: 0)?.hash
-        let instance = node.metadata.instanceID
-        try node.mine(blocks: 2)
+        let instance = node.dev.metadata.instanceID
+        try node.dev.mine(blocks: 2)
         let pending = try node.submit(raw: try Self.transfer(node, nonce: 0, chainID: node.chainID))
-        let id = try node.snapshot()
-        try node.setChainID(1337)
-        _ = try node.setTime(1_900_000_000)
+        let id = try node.dev.snapshot()
+        try node.parameters.setChainID(1337)
+        _ = try node.parameters.setTime(1_900_000_000)
         #expect(try node.call("anvil_reset") == .null)
         #expect(node.blockNumber == 0 && node.snapshotOfLedger.head.hash == genesis)
         #expect(!node.snapshotOfLedger.pool.contains(pending) && (node.snapshotOfLedger.pool.count == 0))
         #expect(node.chainID == 11_155_111)
         #expect(node.snapshotOfLedger.schedule.timeOffset == 0)
         #expect(node.miningMode == .manual)
-        #expect(node.metadata.instanceID != instance)
-        #expect(try !node.revert(to: id))  // snapshots are dropped
-        #expect(try node.snapshot() == id + 1)  // and their ids not reused
+        #expect(node.dev.metadata.instanceID != instance)
+        #expect(try !node.dev.revert(to: id))  // snapshots are dropped
+        #expect(try node.dev.snapshot() == id + 1)  // and their ids not reused
         #expect(try node.call("hardhat_reset", [.object([])]) == .null)
         #expect(
             Self.rpcError {
@@ -375,9 +380,9 @@ import Testing
             "transfer(address,uint256)", [TokenRPCTests.address(TokenRPCTests.fresh), TokenRPCTests.word("64")])
         let send = TokenRPCTests.call(TokenRPCTests.usdc, transfer, from: dev0)
         _ = try node.call("eth_sendTransaction", [send])
-        try node.mine(blocks: 2)
+        try node.dev.mine(blocks: 2)
         #expect(try node.call("eth_getFilterChanges", [filter]).arrayValue?.count == 1)
-        try node.reset()
+        try node.dev.reset()
         let again = try node.call("eth_sendTransaction", [send])  // block 1 of the new chain
         let changes = try node.call("eth_getFilterChanges", [filter])
         #expect(changes.arrayValue?.count == 1)
@@ -392,11 +397,11 @@ import Testing
         try store.put(unrelated, [42])
         let node = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
         try node.submit(raw: try Self.transfer(node, nonce: 0, chainID: node.chainID))
-        try node.setChainID(1337)
-        try node.mine(blocks: 2)
-        try node.reset()
+        try node.parameters.setChainID(1337)
+        try node.dev.mine(blocks: 2)
+        try node.dev.reset()
         #expect(node.blockNumber == 0)
-        try node.mine()
+        try node.dev.mine()
         let reopened = try SandnetNode(configuration: NodeConfiguration(), store: store, clock: { 1_800_000_000 })
         #expect(reopened.blockNumber == 1 && reopened.chainID == 11_155_111)
         #expect(try reopened.chain.transactionCount(of: node.devAccounts[0].address) == 0)
@@ -407,7 +412,7 @@ import Testing
 
     @Test func setCodeIsBounded() throws {
         let (node, _) = try makeNode()
-        try node.setCode(Self.other, [UInt8](repeating: 0x60, count: 131_072))
+        try node.dev.setCode(Self.other, [UInt8](repeating: 0x60, count: 131_072))
         #expect(try node.chain.code(at: Self.other).count == 131_072)
         #expect(
             Self.rpcError {

@@ -98,7 +98,7 @@ import Testing
     @Test func spikeTrafficFillsTheBlockAndRaisesTheBaseFee() throws {
         let (node, clock) = try Self.livingNode(.spike)
         // Spike episodes start at block 50 of every 300.
-        try node.mine(blocks: 49)
+        try node.dev.mine(blocks: 49)
         let before = try node.chain.feeHistory(count: 1, newest: .latest, percentiles: []).baseFeePerGas.last!
         clock.advance(600)  // past the 49 blocks' timestamps
         let block = try #require(node.tick().first)

@@ -56,9 +56,9 @@ import Testing
                 group.addTask {
                     for i in 0..<25 {
                         if task % 2 == 0 {
-                            try node.mine(blocks: UInt64(1 + i % 3))
+                            try node.dev.mine(blocks: UInt64(1 + i % 3))
                         } else {
-                            _ = try node.sendTransaction(
+                            _ = try node.submitter.sendTransaction(
                                 TransactionRequest(to: Self.dead, value: UInt256(1)), from: sender)
                         }
                     }
@@ -69,7 +69,7 @@ import Testing
         let numbers = seen.withLock { $0 }
         // 2 × 49 blocks asked for, and every transfer mined (some share a block with another).
         #expect(node.blockNumber >= 98)
-        #expect(node.poolContent.pending.isEmpty)
+        #expect(node.pool.content.pending.isEmpty)
         #expect(try node.chain.balance(of: Self.dead) == UInt256(50))
         #expect(numbers == Array(1...node.blockNumber))
     }
@@ -86,7 +86,8 @@ import Testing
         let failures = Mutex<[BackgroundFailure]>([])
         node.failures.setHandler { failure in failures.withLock { $0.append(failure) } }
         let sender = node.devAccounts[0].address
-        let hash = try node.sendTransaction(TransactionRequest(to: Self.dead, value: UInt256(5)), from: sender)
+        let hash = try node.submitter.sendTransaction(
+            TransactionRequest(to: Self.dead, value: UInt256(5)), from: sender)
 
         store.failing.store(true, ordering: .relaxed)
         clock.advance(12)

@@ -43,7 +43,7 @@ import Testing
         #expect(Keccak256.hash(genesis.accountProof[0]) == genesis.stateRoot)
         #expect(Self.endsAtLeaf(genesis.accountProof, holding: genesis.account!.stateEncoding))
 
-        try node.setAutomine(false)
+        try node.dev.setAutomine(false)
         _ = try TypedNodeAPITests.transfer(node, nonce: 1, tip: 1_000_000_000)
         let pending = try node.chain.proof(of: sender, slots: [], at: .pending)
         #expect(pending.account?.nonce == 2)
@@ -87,11 +87,11 @@ import Testing
     @Test func unsealedDeveloperChangesAreProvenAsTheNextRoot() throws {
         let (node, _) = try makeNode()
         let address = node.devAccounts[3].address
-        try node.setBalance(address, UInt256(7))
+        try node.dev.setBalance(address, UInt256(7))
         let proof = try node.chain.proof(of: address, slots: [])
         #expect(proof.account?.balance == UInt256(7))
         #expect(proof.stateRoot != Self.stateRoot(node, .latest))
-        try node.mine()
+        try node.dev.mine()
         #expect(proof.stateRoot == Self.stateRoot(node, .latest))
     }
 
@@ -102,7 +102,7 @@ import Testing
             try node.chain.proof(of: address, slots: [UInt256](repeating: .zero, count: 1_025))
         }
         #expect(throws: NodeError.headerNotFound) { try node.chain.proof(of: address, slots: [], at: .number(5)) }
-        try node.mine(blocks: 129)
+        try node.dev.mine(blocks: 129)
         let oldest = try node.chain.proof(of: address, slots: [], at: .number(1))
         #expect(oldest.stateRoot == Self.stateRoot(node, .number(1)))
         let genesisRoot = Self.stateRoot(node, .number(0))

@@ -61,7 +61,7 @@ import Testing
         #expect(past[0].block.header.parentHash == genesis.hash)
         let latest = try node.chain.simulate(request)
         #expect(latest[0].block.number == 2 && latest[0].block.transactions[0].nonce == 1)
-        try node.setAutomine(false)
+        try node.dev.setAutomine(false)
         _ = try TypedNodeAPITests.transfer(node, nonce: 1, tip: 1_000_000_000)
         let pending = try node.chain.simulate(request, at: .pending)
         #expect(pending[0].block.number == 3 && pending[0].block.transactions[0].nonce == 2)

@@ -102,7 +102,7 @@ import Testing
     @Test func filtersAndSnapshots() throws {
         let (node, _) = try makeNode()
         let blocks = try node.filters.newBlockFilter()
-        try node.mine(blocks: 2)
+        try node.dev.mine(blocks: 2)
         guard case .hashes(let hashes) = try node.filters.changes(blocks) else {
             Issue.record("a block filter hands out hashes")
             return
@@ -110,21 +110,21 @@ import Testing
         #expect(hashes.count == 2)
         #expect(node.filters.uninstall(blocks))
         #expect(throws: NodeError.filterNotFound) { try node.filters.changes(blocks) }
-        let id = try node.snapshot()
-        try node.mine(blocks: 3)
+        let id = try node.dev.snapshot()
+        try node.dev.mine(blocks: 3)
         #expect(node.blockNumber == 5)
-        #expect(try node.revert(to: id))
+        #expect(try node.dev.revert(to: id))
         #expect(node.blockNumber == 2)
-        #expect(throws: NodeError.tooManyBlocks(limit: 100_000)) { try node.mine(blocks: 100_001) }
-        #expect(throws: NodeError.reorgTooDeep(limit: 100_000)) { try node.reorg(depth: 100_001, requeue: false) }
+        #expect(throws: NodeError.tooManyBlocks(limit: 100_000)) { try node.dev.mine(blocks: 100_001) }
+        #expect(throws: NodeError.reorgTooDeep(limit: 100_000)) { try node.dev.reorg(depth: 100_001, requeue: false) }
     }
 
     @Test func signingNeedsAKeyTheNodeHolds() throws {
         let (node, _) = try makeNode()
-        #expect(try node.signPersonalMessage([1, 2, 3], address: node.devAccounts[0].address).count == 65)
-        #expect(throws: NodeError.unknownAccount) { try node.signPersonalMessage([1], address: Address.zero) }
+        #expect(try node.accounts.signPersonalMessage([1, 2, 3], address: node.devAccounts[0].address).count == 65)
+        #expect(throws: NodeError.unknownAccount) { try node.accounts.signPersonalMessage([1], address: Address.zero) }
         #expect(throws: NodeError.unknownAccount) {
-            try node.sendTransaction(TransactionRequest(to: node.devAccounts[1].address), from: Address.zero)
+            try node.submitter.sendTransaction(TransactionRequest(to: node.devAccounts[1].address), from: Address.zero)
         }
     }
 }

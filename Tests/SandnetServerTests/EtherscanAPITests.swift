@@ -51,7 +51,7 @@ import Testing
         let from = node.node.devAccounts[0].address
         return try (1...count).map {
             Hex.encodePrefixed(
-                try node.node.sendUnsigned(
+                try node.node.submitter.sendUnsigned(
                     TransactionRequest(from: from, to: to, value: UInt256(UInt64($0))), from: from))
         }
     }
@@ -231,7 +231,8 @@ import Testing
         let data =
             try Hex.decode("a9059cbb") + [UInt8](repeating: 0, count: 12) + to.bytes
             + UInt256(1234 as UInt64).bigEndianBytes
-        let hash = try node.node.sendUnsigned(TransactionRequest(from: dev, to: usdc.address, data: data), from: dev)
+        let hash = try node.node.submitter.sendUnsigned(
+            TransactionRequest(from: dev, to: usdc.address, data: data), from: dev)
         let rows = try await result(node, "module=account&action=tokentx&address=\(to.lowercased)").arrayValue ?? []
         #expect(rows.count == 1)
         #expect(rows.first?.members?.map(\.0) == Self.tokentxFields)
@@ -264,11 +265,11 @@ import Testing
             #expect(empty.serialized == #"{"status":"0","message":"No transactions found","result":[]}"#)
         }
         // WETH: deposit 1,000 wei, withdraw 400: the payout is an internal transaction from WETH to the sender.
-        _ = try node.node.sendUnsigned(
+        _ = try node.node.submitter.sendUnsigned(
             TransactionRequest(
                 from: dev, to: weth.address, value: UInt256(1_000 as UInt64), data: try Hex.decode("d0e30db0")),
             from: dev)
-        let withdraw = try node.node.sendUnsigned(
+        let withdraw = try node.node.submitter.sendUnsigned(
             TransactionRequest(
                 from: dev, to: weth.address, data: try Hex.decode("2e1a7d4d") + UInt256(400 as UInt64).bigEndianBytes),
             from: dev)

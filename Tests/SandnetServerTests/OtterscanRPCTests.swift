@@ -15,7 +15,7 @@ import Testing
         let node = try await RunningNode.start()
         defer { node.stop() }
         let dev = node.node.devAccounts[0].address
-        let hash = try node.node.sendUnsigned(
+        let hash = try node.node.submitter.sendUnsigned(
             TransactionRequest(from: dev, to: Self.address(0x81), value: UInt256(5 as UInt64)), from: dev)
         #expect(try await node.rpc("ots_getApiLevel")["result"] == .number("8"))
         #expect(try await node.rpc("erigon_getHeaderByNumber", [.number("1")])["result"]?["number"] == .string("0x1"))
@@ -67,7 +67,8 @@ import Testing
         for value in 1...3 as ClosedRange<UInt64> {
             hashes.append(
                 Hex.encodePrefixed(
-                    try node.node.sendUnsigned(TransactionRequest(from: dev, to: to, value: UInt256(value)), from: dev))
+                    try node.node.submitter.sendUnsigned(
+                        TransactionRequest(from: dev, to: to, value: UInt256(value)), from: dev))
             )
         }
         let before = try await node.rpc(
@@ -97,11 +98,11 @@ import Testing
         #expect(try await node.rpc("ots_getTransactionError", [.string(hashes[0])])["result"] == .string("0x"))
         // WETH: the withdrawal's payout is an internal operation and a depth-1 trace entry.
         let weth = node.node.snapshotOfLedger.nativeContracts.tokens.first { $0.profile == .weth9 }!.address
-        _ = try node.node.sendUnsigned(
+        _ = try node.node.submitter.sendUnsigned(
             TransactionRequest(from: dev, to: weth, value: UInt256(1_000 as UInt64), data: try Hex.decode("d0e30db0")),
             from: dev)
         let withdraw = Hex.encodePrefixed(
-            try node.node.sendUnsigned(
+            try node.node.submitter.sendUnsigned(
                 TransactionRequest(
                     from: dev, to: weth, data: try Hex.decode("2e1a7d4d") + UInt256(400 as UInt64).bigEndianBytes),
                 from: dev))

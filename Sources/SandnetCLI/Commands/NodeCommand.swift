@@ -268,32 +268,24 @@ struct NodeCommand: AsyncParsableCommand {
             guard let data = FileManager.default.contents(atPath: loadState) else {
                 throw CLIError("cannot read \(loadState)")
             }
-            // Through anvil_loadState, so the file gets exactly the checks a client's dump gets; a refusal stops the
+            // What anvil_loadState does, so the file gets exactly the checks a client's dump gets; a refusal stops the
             // node before it binds (it used to be dropped, leaving a node without the state it was asked to load).
-            let reply = network.dispatcher.handle(
-                request: JSON.object([
-                    ("jsonrpc", .string("2.0")), ("id", .number("1")), ("method", .string("anvil_loadState")),
-                    ("params", .array([.string(Hex.encodePrefixed([UInt8](data)))])),
-                ]))
-            guard reply?["result"] == .bool(true) else {
-                let reason = reply?["error"]?["message"]?.stringValue ?? "no answer"
-                throw CLIError("--load-state \(loadState): \(reason)")
+            do {
+                try StateDump.load([UInt8](data), into: node)
+            } catch {
+                throw CLIError("--load-state \(loadState): \(error)")
             }
         }
         if let chainConditions {
-            // Through the RPC method, so the flag gets exactly its checks and messages.
+            // Read as sandnet_setChainConditions reads its argument, so the flag gets exactly its checks and messages.
             let json: JSON
             do { json = try JSON.parse(chainConditions) } catch {
                 throw CLIError("--chain-conditions: not JSON: \(error)")
             }
-            let reply = network.dispatcher.handle(
-                request: JSON.object([
-                    ("jsonrpc", .string("2.0")), ("id", .number("1")),
-                    ("method", .string("sandnet_setChainConditions")),
-                    ("params", .array([json])),
-                ]))
-            guard reply?["result"] == .bool(true) else {
-                throw CLIError("--chain-conditions: \(reply?["error"]?["message"]?.stringValue ?? "no answer")")
+            do {
+                node.conditions.set(try ChainConditions(json: json))
+            } catch {
+                throw CLIError("--chain-conditions: \(error)")
             }
         }
         var server = ServerConfiguration()
