@@ -36,7 +36,8 @@ public enum ICPBlockMethods {
                     return (ledger.chainLength, (start..<end).compactMap { i in ledger.block(at: i).map { (i, $0) } })
                 }
                 return .object([
-                    ("chainLength", .int(chainLength)), ("blocks", .array(blocks.map { json(index: $0.0, block: $0.1) })),
+                    ("chainLength", .int(chainLength)),
+                    ("blocks", .array(blocks.map { json(index: $0.0, block: $0.1) })),
                 ])
             }
         ]

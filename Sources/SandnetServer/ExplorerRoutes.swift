@@ -13,15 +13,14 @@ extension NodeServer {
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     func addExplorerRoutes(to router: Router<NodeRequestContext>) {
-        let page: @Sendable (Request, NodeRequestContext) async throws -> Response = { _, _ in
-            Self.explorerAsset(ExplorerPage.html, type: "text/html; charset=utf-8")
-        }
-        router.get("/explorer", use: page)
-        router.get("/explorer/", use: page)
+        // Hummingbird's router treats `/explorer/` as `/explorer` (registering both traps).
+        router.get("/explorer") { _, _ in Self.explorerAsset(ExplorerPage.html, type: "text/html; charset=utf-8") }
         router.get("/explorer/app.js") { _, _ in
             Self.explorerAsset(ExplorerScript.source, type: "text/javascript; charset=utf-8")
         }
-        router.get("/explorer/app.css") { _, _ in Self.explorerAsset(ExplorerPage.css, type: "text/css; charset=utf-8") }
+        router.get("/explorer/app.css") { _, _ in
+            Self.explorerAsset(ExplorerPage.css, type: "text/css; charset=utf-8")
+        }
     }
 
     static func explorerAsset(_ text: String, type: String) -> Response {

@@ -381,7 +381,7 @@ enum ExplorerScript {
         const icp = (e8s) => (e8s === null ? '—' : units(e8s, 8) + ' ICP');
         function memoText(b) {
           if (!b.icrc1Memo) return b.memo === '0' ? '' : 'memo ' + b.memo;
-          const bytes = new Uint8Array(b.icrc1Memo.match(/../g).map((x) => parseInt(x, 16)));
+          const bytes = new Uint8Array((b.icrc1Memo.match(/../g) || []).map((x) => parseInt(x, 16)));
           try { return new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch (e) { return '0x' + b.icrc1Memo; }
         }
         route(/^icp$/, async () => {

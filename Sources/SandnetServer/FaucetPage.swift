@@ -4,11 +4,13 @@ import JSONRPC
 /// A one-page faucet form at `/faucet`, posting to `/api/claim`.
 enum FaucetPage {
     static func html(_ info: JSON) -> String {
-        let payout = info["payout"]?.stringValue ?? "1"
-        let network = info["network"]?.stringValue ?? "sandnet"
+        let payout = escaped(info["payout"]?.stringValue ?? "1")
+        let network = escaped(info["network"]?.stringValue ?? "sandnet")
         let tokens = (info["tokens"]?.arrayValue ?? []).compactMap { t -> String? in
-            guard let symbol = t["symbol"]?.stringValue, let payout = t["payout"]?.stringValue else { return nil }
-            return "<option value=\"\(symbol)\">\(payout) \(symbol)</option>"
+            guard let symbol = t["symbol"]?.stringValue.map(escaped), let payout = t["payout"]?.stringValue else {
+                return nil
+            }
+            return "<option value=\"\(symbol)\">\(escaped(payout)) \(symbol)</option>"
         }
         return """
             <!doctype html>
@@ -32,5 +34,23 @@ enum FaucetPage {
             };
             </script></body></html>
             """
+    }
+
+    /// `text` as HTML text or a quoted attribute value: a token symbol holding markup (`--token` takes any 1 to 32
+    /// bytes) is shown as the characters it is.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 }

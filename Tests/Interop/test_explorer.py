@@ -44,7 +44,10 @@ def browser():
     binary, driver_path = chromium_paths()
     options = Options()
     options.binary_location = binary
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600"):
+    # --no-sandbox: CI runs as root. The rest keep chromium off the network and its start short.
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600", "--disable-gpu",
+                "--disable-extensions", "--no-first-run", "--disable-background-networking", "--disable-sync",
+                "--disable-component-update", "--disable-default-apps"):
         options.add_argument(arg)
     # Selenium Manager is never asked for a driver: the Debian one is named, so nothing is downloaded.
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
@@ -165,12 +168,13 @@ def test_explorer_in_a_real_browser(browser, chain):
 
     # Pool: a transaction with a nonce gap waits in the queue.
     from eth_account import Account
+    from eth_utils import to_checksum_address
 
     key = chain.info["accounts"][1]["privateKey"]
     sender = Account.from_key(key)
     nonce = int(rpc(chain, "eth_getTransactionCount", [sender.address, "latest"]), 16) + 3
     signed = Account.sign_transaction({
-        "to": someone, "value": 1, "gas": 21000, "maxFeePerGas": 10**11, "maxPriorityFeePerGas": 10**9,
+        "to": to_checksum_address(someone), "value": 1, "gas": 21000, "maxFeePerGas": 10**11, "maxPriorityFeePerGas": 10**9,
         "nonce": nonce, "chainId": int(rpc(chain, "eth_chainId"), 16), "type": 2}, key)
     queued_hash = rpc(chain, "eth_sendRawTransaction", ["0x" + signed.raw_transaction.hex().removeprefix("0x")])
     go(d, chain, "pool", f'#queued tr[data-hash="{queued_hash}"]')
@@ -216,3 +220,13 @@ def test_icp_ledger_blocks_show_a_memo_holding_markup_as_text(browser, chain):
     bob_account = bob.sender().to_account_id().to_str().removeprefix("0x")
     assert d.find_elements(By.XPATH, f'//table[@id="icp-accounts"]//td[text()="{bob_account}"]')
     shot(d, "icp")
+
+
+def test_the_faucet_page_shows_a_token_symbol_holding_markup_as_text(browser, chain):
+    from selenium.webdriver.common.by import By
+
+    browser.get(chain.url + "/faucet")
+    option = wait_for(browser, f'#t option[value="{EVIL_SYMBOL}"]')
+    assert option.get_attribute("textContent").endswith(" " + EVIL_SYMBOL)
+    assert browser.find_elements(By.CSS_SELECTOR, "#t b, form b") == []
+    shot(browser, "faucet-page")
