@@ -394,6 +394,7 @@ enum ExplorerScript {
           const accounts = [...new Set(blocks.flatMap((b) => [b.from, b.to, b.spender]).filter((a) => a))].slice(0, 20);
           const balances = await batch(accounts.map((a) => ['sandnet_icpBalance', [a]]));
           return [
+            h('h2', {}, 'ICP ledger'),
             fields('icp-info', [['Canister', info.canisterId], ['Token', info.symbol], ['Blocks', String(length)],
               ['Fee', icp(info.feeE8s)], ['Minting account', h('span', { class: 'mono' }, info.mintingAccount)]]),
             section('Latest ledger blocks', table('icp-blocks', ['#', 'Time', 'Operation', 'From', 'To', 'Amount', 'Fee', 'Memo'],
@@ -461,7 +462,7 @@ enum ExplorerScript {
           if (dirty) { dirty = false; return render(); }
         }
         // Pages that show the head follow it.
-        const LIVE = /^(|charts|pool|icp)$/;
+        const LIVE = /^(|charts|pool)$/;
         function onHead(n) {
           shownHead = -1;  // a reorg or revert may lower the head: the subscription's word is the latest
           showHead(n);
