@@ -1,6 +1,4 @@
 import EthereumTypes
-import KeccakHashing
-import MerkleTrie
 
 /// What an operation changed, as values to write (nil: delete): computed by the ledger without I/O, written
 /// by its owner as one atomic batch.
@@ -86,143 +84,65 @@ public struct StoredChain: Sendable {
     }
 }
 
-extension Ledger {
-    /// The head record now.
-    public var headRecord: LedgerChanges.Head {
-        LedgerChanges.Head(
-            number: blockNumber, burned: state.burned, supply: state.supply, chainID: configuredChainID,
-            genesisHash: state.genesisHash)
+extension LedgerChanges.Head {
+    /// The head record of `ledger` now.
+    public init(of ledger: Ledger) {
+        self.init(
+            number: ledger.blockNumber, burned: ledger.world.burned, supply: ledger.world.supply,
+            chainID: ledger.configuredChainID, genesisHash: ledger.chain.genesisHash)
     }
+}
 
-    /// Everything the ledger holds, as changes (a new chain's first write).
-    public var allChanges: LedgerChanges {
-        var changes = LedgerChanges(head: headRecord)
-        changes.blocks = state.blocks.keys.sorted().map { ($0, state.blocks[$0]) }
-        for (number, _) in changes.blocks { changes.totals[number] = totals(at: number) }
-        changes.accounts = state.accounts.keys.sorted().map { ($0, state.accounts[$0]) }
-        for address in state.history.keys.sorted() {
-            for entry in state.history[address] ?? [] {
-                changes.history.append(.init(address: address, block: entry.block, entry: .some(entry.account)))
+extension LedgerChanges {
+    /// Everything `ledger` holds, as changes (a new chain's first write).
+    public init(everythingIn ledger: Ledger) {
+        self.init(head: Head(of: ledger))
+        for (number, block, totals) in ledger.chain.heldBlocks {
+            blocks.append((number, block))
+            self.totals[number] = totals
+        }
+        accounts = ledger.world.addresses.sorted().map { ($0, ledger.world.existing($0)) }
+        for (address, entries) in ledger.chain.heldHistory {
+            for entry in entries {
+                history.append(.init(address: address, block: entry.block, entry: .some(entry.account)))
             }
         }
-        changes.pool = state.pool.all.map { ($0.hash, $0) }
-        return changes
+        pool = ledger.pool.all.map { ($0.hash, $0) }
     }
 
-    /// What changed since `mark`, with the values now (in key order, so the batch is the same every run).
-    public func changes(since mark: ChangeMark) -> LedgerChanges {
-        var blocks = Set<UInt64>()
-        var accounts = Set<Address>()
-        var history = Set<HistoryKey>()
-        var pool = Set<[UInt8]>()
+    /// What `ledger` changed since `mark` (``Ledger/beginChanges()``), with the values now (in key order, so the batch
+    /// is the same every run).
+    public init(_ ledger: Ledger, since mark: ChangeMark) {
+        var blockNumbers = Set<UInt64>()
+        var addresses = Set<Address>()
+        var historyKeys = Set<HistoryKey>()
+        var hashes = Set<[UInt8]>()
         var removed: [Block] = []
-        for entry in journal[mark.position...] {
+        for entry in ledger.journal.entries(from: mark.position) {
             switch entry {
-            case .account(let address, _, _): accounts.insert(address)
+            case .account(let address, _, _): addresses.insert(address)
             case .historyAppended(let address, let item), .historyRemoved(let address, let item):
-                history.insert(HistoryKey(address: address, block: item.block))
-            case .blockAppended(let block, _): blocks.insert(block.number)
+                historyKeys.insert(HistoryKey(address: address, block: item.block))
+            case .blockAppended(let block, _): blockNumbers.insert(block.number)
             case .blockRemoved(let block, _):
-                blocks.insert(block.number)
+                blockNumbers.insert(block.number)
                 removed.append(block)
             case .poolSlot(let change):
-                if let old = change.old { pool.insert(old.transaction.hash) }
-                if let new = change.new { pool.insert(new.transaction.hash) }
+                if let old = change.old { hashes.insert(old.transaction.hash) }
+                if let new = change.new { hashes.insert(new.transaction.hash) }
             }
         }
-        var changes = LedgerChanges(head: headRecord)
-        changes.blocks = blocks.sorted().map { ($0, block(number: $0)) }
-        changes.removedBlocks = removed
-        for (number, block) in changes.blocks where block != nil { changes.totals[number] = totals(at: number) }
-        changes.accounts = accounts.sorted().map { ($0, state.accounts[$0]) }
-        changes.history = history.sorted().map { key in
-            let entry = state.history[key.address]?.last(where: { $0.block == key.block })
+        self.init(head: Head(of: ledger))
+        blocks = blockNumbers.sorted().map { ($0, ledger.block(number: $0)) }
+        removedBlocks = removed
+        for (number, block) in blocks where block != nil { totals[number] = ledger.chain.totals(at: number) }
+        accounts = addresses.sorted().map { ($0, ledger.world.existing($0)) }
+        history = historyKeys.sorted().map { key in
+            let entry = ledger.chain.historyEntry(key.address, block: key.block)
             return .init(address: key.address, block: key.block, entry: entry.map { $0.account })
         }
-        changes.pool = pool.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, state.pool.transaction($0)) }
-        if mark.checkpoint.parameters != parameters { changes.parameters = parameters }
-        return changes
-    }
-
-    /// A chain read back from a store. Accounts that differ from the state the head sealed are changes made
-    /// after the last block (dev methods): they are sealed into the next block. Pool transactions the chain
-    /// has since included are left out.
-    ///
-    /// - Throws: ``LedgerError/corruptDataDirectory(_:)`` when the blocks do not chain or the rebuilt state root
-    ///   differs from the head block's.
-    public init(config: ChainConfig, restoring stored: StoredChain) throws(LedgerError) {
-        self.config = config
-        self.configuredChainID = config.chainID
-        if let parameters = stored.parameters { self.config.parameters = parameters }
-        var state = ChainState()
-        guard let first = stored.blocks.first, let head = stored.blocks.last else {
-            throw .corruptDataDirectory("data directory is inconsistent: it holds no blocks")
-        }
-        for (i, block) in stored.blocks.enumerated() where i > 0 {
-            let parent = stored.blocks[i - 1]
-            guard block.number == parent.number + 1, block.header.parentHash == parent.hash else {
-                throw .corruptDataDirectory(
-                    "data directory is inconsistent: block \(block.number) does not chain to its parent")
-            }
-        }
-        guard first.number > 0 || first.hash == stored.genesisHash else {
-            throw .corruptDataDirectory("data directory is inconsistent: expected blocks 0…\(head.number)")
-        }
-        state.indexedFrom = first.number
-        state.historyFrom = first.number + 1
-        for block in stored.blocks {
-            state.blocks[block.number] = block
-            state.blockNumbers[block.hash] = block.number
-            for (i, tx) in block.transactions.enumerated() {
-                state.transactionIndex[tx.hash] = TransactionLocation(blockNumber: block.number, index: i)
-            }
-        }
-        state.height = head.number
-        state.genesisHash = stored.genesisHash
-        state.accounts = stored.accounts
-        state.history = stored.history
-        for (address, entries) in stored.history
-        where (entries.last?.block ?? 0) > head.number || (entries.first?.block ?? 0) <= first.number {
-            let kept = entries.filter { $0.block <= head.number && $0.block > first.number }
-            state.history[address] = kept.isEmpty ? nil : kept
-        }
-        state.dirty = Set(stored.sealed.keys)
-        // The committed state root is the head's: the trie holds the sealed state (accounts, except dev changes
-        // made after the head, which hold their sealed value in `sealed`).
-        // Keys inline and each leaf's value encoded as its leaf is made, from the account looked up again then: no
-        // key or value array per account is held while the trie is built.
-        var leaves: [(key: TrieKey, source: Address)] = []
-        leaves.reserveCapacity(stored.accounts.count + stored.sealed.count)
-        let noneSealed = stored.sealed.isEmpty
-        for (address, account) in stored.accounts
-        where (noneSealed || stored.sealed.index(forKey: address) == nil) && account.isInStateTrie {
-            leaves.append((TrieKey(hashing: address.bytes), address))
-        }
-        for (address, sealed) in stored.sealed {
-            if let sealed, sealed.isInStateTrie { leaves.append((TrieKey(hashing: address.bytes), address)) }
-        }
-        leaves.sort { $0.key < $1.key }
-        state.stateTrie = PatriciaTrie(
-            sortedCount: leaves.count, key: { leaves[$0].key },
-            value: { i in
-                let address = leaves[i].source
-                let account = noneSealed ? stored.accounts[address] : stored.sealed[address] ?? stored.accounts[address]
-                guard let account else { preconditionFailure("a leaf's account is in the state read back") }
-                return account.stateEncoding
-            })
-        leaves = []
-        guard state.stateTrie.rootHash == head.header.stateRoot else {
-            throw .corruptDataDirectory("data directory is inconsistent: state root does not match the head block")
-        }
-        state.burned = stored.burned
-        state.supply = stored.supply
-        state.totals =
-            stored.totals.count == stored.blocks.count
-            ? stored.totals
-            : Array(repeating: Totals(burned: stored.burned, supply: stored.supply), count: stored.blocks.count)
-        self.state = state
-        for tx in stored.pool where tx.nonce >= account(tx.sender).nonce { self.state.pool.insert(tx) }
-        self.state.pool.log.removeAll()
+        pool = hashes.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, ledger.pool.transaction($0)) }
+        if mark.checkpoint.parameters != ledger.parameters { parameters = ledger.parameters }
     }
 }
 

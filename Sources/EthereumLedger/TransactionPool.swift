@@ -197,6 +197,92 @@ public struct TransactionPool: Sendable {
     public var all: [LedgerTransaction] {
         bySender.values.flatMap { $0.values }.sorted { $0.arrival < $1.arrival }.map(\.transaction)
     }
+
+    // MARK: Admission (the ledger journals the slot changes these make)
+
+    /// Admission checks in go-ethereum's order (`txpool.ValidateTransaction`, `ValidateTransactionWithState`,
+    /// `legacypool.add`), against the sender's account now.
+    func validate(_ tx: LedgerTransaction, sender: Account, config: ChainConfig) throws(LedgerError) {
+        if contains(tx.hash) { throw .alreadyKnown }
+        if tx.encoding.count > config.maxTransactionSize {
+            throw .oversizedData(size: tx.encoding.count, limit: config.maxTransactionSize)
+        }
+        if tx.to == nil && tx.data.count > config.maxInitCodeSize {
+            throw .maxInitCodeSizeExceeded(size: tx.data.count, limit: config.maxInitCodeSize)
+        }
+        if tx.gasLimit > config.gasLimit { throw .exceedsBlockGasLimit }
+        if let cap = config.transactionGasCap, tx.gasLimit > cap { throw .gasLimitTooHigh(cap: cap, gas: tx.gasLimit) }
+        if tx.maxPriorityFeePerGas > tx.maxFeePerGas { throw .tipAboveFeeCap }
+        if let chainID = tx.chainID, chainID != config.chainID {
+            throw .wrongChainID(have: chainID, want: config.chainID)
+        }
+        if tx.nonce == .max { throw .nonceMax }
+        if tx.gasLimit < tx.intrinsicGas { throw .intrinsicGasTooLow(gas: tx.gasLimit, needed: tx.intrinsicGas) }
+        if tx.gasLimit < tx.floorGas { throw .floorDataGasTooLow(gas: tx.gasLimit, needed: tx.floorGas) }
+        if tx.maxPriorityFeePerGas < config.minimumTip {
+            throw .underpriced(tip: tx.maxPriorityFeePerGas, minimum: config.minimumTip)
+        }
+        if tx.nonce < sender.nonce { throw .nonceTooLow(next: sender.nonce, got: tx.nonce) }
+        // geth's ValidateTransactionWithState: the cost alone, then with the sender's pending transactions (exact
+        // amounts, as its big.Int texts print them); the replacement's fee bump is checked after (legacypool.add).
+        let balance = WideAmount(sender.balance)
+        let cost = tx.exactCost
+        if balance < cost { throw .insufficientFunds(balance: sender.balance, cost: cost) }
+        let spent = pendingExpenditure(tx.sender, accountNonce: sender.nonce)
+        if let previous = pendingCost(tx.sender, nonce: tx.nonce, accountNonce: sender.nonce) {
+            let negative = cost < previous
+            let bump = negative ? previous - cost : cost - previous
+            let need = negative ? spent - bump : spent + bump
+            if balance < need {
+                throw .insufficientFundsBumped(
+                    balance: sender.balance, queued: spent, bump: bump, bumpIsNegative: negative)
+            }
+        } else if balance < spent + cost {
+            throw .insufficientFundsQueued(balance: sender.balance, queued: spent, cost: cost)
+        }
+        if let old = existing(sender: tx.sender, nonce: tx.nonce) {
+            let feeThreshold = FeeMarket.scaled(old.maxFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
+            let tipThreshold = FeeMarket.scaled(
+                old.maxPriorityFeePerGas, by: 100 + config.replacementBumpPercent, over: 100)
+            if tx.maxFeePerGas <= old.maxFeePerGas || tx.maxPriorityFeePerGas <= old.maxPriorityFeePerGas
+                || tx.maxFeePerGas < feeThreshold || tx.maxPriorityFeePerGas < tipThreshold
+            {
+                throw .replacementUnderpriced
+            }
+        }
+    }
+
+    /// Per-sender and global limits after `tx` was inserted: the cheapest transaction at `baseFee` is evicted for a
+    /// better one, otherwise the newcomer is refused (and removed again).
+    mutating func enforceLimits(
+        keeping tx: LedgerTransaction, config: ChainConfig, baseFee: UInt256, accountNonce: (Address) -> UInt64
+    ) throws(LedgerError) {
+        if (bySender[tx.sender]?.count ?? 0) > config.poolLimitPerSender {
+            remove(tx.hash)
+            throw .accountLimitExceeded
+        }
+        while count > config.poolLimitTotal || byteCount > config.poolByteLimit {
+            guard let victim = cheapest(baseFee: baseFee, accountNonce: accountNonce) else { break }
+            remove(victim.hash)
+            if victim.hash == tx.hash { throw .poolFull }
+        }
+    }
+
+    /// Evicts the cheapest transactions at `baseFee` until the pool is within its limits (requeued transactions
+    /// after a reorg that did not fit).
+    mutating func trim(config: ChainConfig, baseFee: UInt256, accountNonce: (Address) -> UInt64) {
+        while count > config.poolLimitTotal || byteCount > config.poolByteLimit {
+            guard let victim = cheapest(baseFee: baseFee, accountNonce: accountNonce) else { break }
+            remove(victim.hash)
+        }
+    }
+
+    /// Removes the transactions `drop` picks; returns their hashes.
+    mutating func remove(where drop: (LedgerTransaction) -> Bool) -> [[UInt8]] {
+        let victims = all.filter(drop).map(\.hash)
+        for hash in victims { remove(hash) }
+        return victims
+    }
 }
 
 /// A transaction hash as a dictionary key: the 32 bytes in one `combine(bytes:)` (an `[UInt8]` key feeds the

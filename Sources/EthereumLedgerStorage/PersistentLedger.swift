@@ -74,7 +74,7 @@ public struct PersistentLedger: Sendable {
         let mark = ledger.beginChanges()
         let result: Result<T, E>
         do throws(E) { result = .success(try body(&ledger)) } catch { result = .failure(error) }
-        let changes = ledger.changes(since: mark)
+        let changes = LedgerChanges(ledger, since: mark)
         if !changes.isEmpty {
             do {
                 try store.write(LedgerRecords.batch(changes), sync: syncWrites)
@@ -114,7 +114,7 @@ public struct PersistentLedger: Sendable {
             throw .storageFailure("\(error)")
         }
         batch.delete(LedgerRecords.parametersKey)
-        for operation in LedgerRecords.batch(fresh.allChanges).operations {
+        for operation in LedgerRecords.batch(LedgerChanges(everythingIn: fresh)).operations {
             switch operation {
             case .put(let key, let value): batch.put(key, value)
             case .delete(let key): batch.delete(key)
@@ -131,7 +131,7 @@ public struct PersistentLedger: Sendable {
     public func flush() throws(LedgerError) {
         guard let store else { return }
         var batch = WriteBatch()
-        batch.put(LedgerRecords.metaKey, LedgerRecords.meta(ledger.headRecord))
+        batch.put(LedgerRecords.metaKey, LedgerRecords.meta(LedgerChanges.Head(of: ledger)))
         do { try store.write(batch, sync: true) } catch { throw .storageFailure(error.message) }
     }
 
@@ -172,7 +172,7 @@ public struct PersistentLedger: Sendable {
             }
             let fresh = Ledger(config: config, genesis: genesis)
             do {
-                try store.write(LedgerRecords.batch(fresh.allChanges), sync: true)
+                try store.write(LedgerRecords.batch(LedgerChanges(everythingIn: fresh)), sync: true)
             } catch {
                 throw .storageFailure(error.message)
             }

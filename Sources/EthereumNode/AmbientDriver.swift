@@ -70,7 +70,7 @@ public final class AmbientDriver: Sendable {
             if timer { guard timerBlockDue(chain, now: now) else { return nil } }
             if let spacing { try chain.setNextTimestamp(chain.head.header.timestamp + spacing) }
             var timestamp = chain.nextBlockTimestamp(now: now)
-            if timer, case .interval(let seconds) = chain.miningMode, chain.blockTimestampInterval == nil {
+            if timer, case .interval(let seconds) = chain.miningMode, chain.schedule.blockTimestampInterval == nil {
                 timestamp = max(timestamp, chain.head.header.timestamp + seconds)
             }
             let head = ChainHead(

@@ -336,7 +336,7 @@ public final class NodeChain: Sendable {
 
     /// `address` and its storage `slots` at `block` (default latest) with their proofs, as geth's `GetProof`
     /// answers them: the head (including unsealed developer changes), `pending` (the pending block's state) and the
-    /// ``Ledger/provableStateDepth`` blocks below the head.
+    /// ``StateProof/provableStateDepth`` blocks below the head.
     ///
     /// - Throws: ``NodeError/tooManyStorageKeys(limit:got:)`` over ``maxProofKeys`` slots,
     ///   ``NodeError/headerNotFound`` for a block the chain does not have,
@@ -442,19 +442,19 @@ public final class NodeChain: Sendable {
                 throw SimulationInputError.tooManyCalls(total, limit: Self.maxSimulatedCalls)
             }
         }
-        var chain = try withLedger { (ledger) throws -> Ledger in
-            if case .pending? = block { return ledger.pendingState(now: clock()).ledger.simulationBase(atBlock: nil)! }
+        var chain = try withLedger { (ledger) throws -> SimulatedChain in
+            if case .pending? = block { return SimulatedChain(ledger.pendingState(now: clock()).ledger, atBlock: nil)! }
             let number = try Self.stateBlock(block, ledger)
-            guard let base = ledger.simulationBase(atBlock: number) else {
+            guard let base = SimulatedChain(ledger, atBlock: number) else {
                 throw NodeError.historicalStateUnavailable(
                     root: number.flatMap { ledger.block(number: $0)?.header.stateRoot } ?? [])
             }
             return base
         }
-        let chainID = chain.config.chainID
+        let chainID = chain.ledger.config.chainID
         var results: [SimulatedBlock] = []
         var budget = Self.simulationGasBudget
-        for (spec, input) in try Self.sanitize(request.blocks, parent: chain.head.header) {
+        for (spec, input) in try Self.sanitize(request.blocks, parent: chain.ledger.head.header) {
             for (address, change) in input?.stateOverrides ?? [] { try chain.applyOverride(address, change) }
             let calls = (input?.calls ?? []).map { request in
                 SimulatedCall(

@@ -48,7 +48,7 @@ extension SandnetNode {
     public func snapshot() throws(NodeError) -> UInt64 {
         let limit = configuration.snapshotLimit
         return try withLedger { (chain) throws(NodeError) in
-            guard chain.snapshotCount < limit else { throw .tooManySnapshots(limit: limit) }
+            guard chain.retainedChanges.snapshots < limit else { throw .tooManySnapshots(limit: limit) }
             return chain.snapshot()
         }
     }
@@ -60,7 +60,7 @@ extension SandnetNode {
         try miner.turn { turn in
             let (reverted, removed) = try withLedger { chain -> (Bool, [Block]) in
                 var removed: [Block] = []
-                if let height = chain.headHeight(atSnapshot: id), height < chain.blockNumber {
+                if let height = chain.snapshotHeads.first(where: { $0.id == id })?.number, height < chain.blockNumber {
                     removed = (height + 1...chain.blockNumber).compactMap { chain.block(number: $0) }
                 }
                 let reverted = try chain.revert(to: id)
@@ -161,7 +161,7 @@ extension SandnetNode {
     /// Every account with its balance, nonce and code, sorted by address, and the head's number (anvil_dumpState).
     public func dumpState() -> (block: UInt64, accounts: [(Address, Account)]) {
         withLedger { chain in
-            (chain.blockNumber, chain.addresses.sorted().map { ($0, chain.account($0)) })
+            (chain.blockNumber, chain.world.addresses.sorted().map { ($0, chain.account($0)) })
         }
     }
 

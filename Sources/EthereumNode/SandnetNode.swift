@@ -147,8 +147,8 @@ public final class SandnetNode: Sendable {
     /// The chain's clock: the wall clock plus the offset `evm_increaseTime` and `evm_setTime` set (never below 0).
     /// The market follows it (README, "Markets").
     public var chainTime: UInt64 {
-        let now = Int64(min(clock(), Ledger.maxTimestamp))
-        let offset = withLedger { $0.timeOffset }
+        let now = Int64(min(clock(), BlockSchedule.maxTimestamp))
+        let offset = withLedger { $0.schedule.timeOffset }
         return UInt64(max(0, now + offset))
     }
 

@@ -109,7 +109,7 @@ extension FuzzHarness {
 
     static func checkInvariants(_ node: SandnetNode, config: NodeConfiguration, after call: String) {
         let chain = node.snapshotOfLedger
-        let (total, overflow) = chain.sumOfBalances.addingReportingOverflow(chain.burned)
+        let (total, overflow) = chain.world.sumOfBalances.addingReportingOverflow(chain.burned)
         check(!overflow && total == chain.totalSupply, "rpc: Σ balances + burned == supply", call)
         let head = chain.head
         check(chain.block(number: head.number)?.hash == head.hash, "rpc: the head is the last block", call)
@@ -119,7 +119,7 @@ extension FuzzHarness {
             check(head.header.timestamp > parent.header.timestamp, "rpc: timestamps increase", call)
         }
         check(node.filters.count <= config.filterLimit, "rpc: filters within their limit", call)
-        check(chain.snapshotCount <= config.snapshotLimit, "rpc: snapshots within their limit", call)
+        check(chain.retainedChanges.snapshots <= config.snapshotLimit, "rpc: snapshots within their limit", call)
         // A reorg may requeue a whole block's transactions at once; the pool trims itself back afterwards.
         check(chain.pool.count <= config.chain.poolLimitTotal, "rpc: pool count within its limit", call)
         check(chain.pool.byteCount <= config.chain.poolByteLimit, "rpc: pool bytes within their limit", call)

@@ -54,7 +54,7 @@ import Testing
             #expect(ledger.blockNumber >= committed, "lost a committed block")
             #expect(ledger.blockNumber <= committed + 1)
             #expect(ledger.account(sender).nonce == ledger.blockNumber)
-            #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+            #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
             lastSeen = ledger.blockNumber
         }
         #expect(kills == 20)
@@ -138,6 +138,6 @@ import Testing
         #expect(ledger.blockNumber >= committed)
         #expect(ledger.blockNumber <= committed + 1)
         #expect(ledger.account(sender).nonce == ledger.blockNumber)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
     }
 }

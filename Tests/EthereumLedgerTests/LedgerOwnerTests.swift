@@ -51,7 +51,7 @@ struct Observed: Equatable {
     init(_ ledger: Ledger) {
         head = ledger.head.hash
         number = ledger.blockNumber
-        accounts = Dictionary(uniqueKeysWithValues: ledger.addresses.map { ($0, ledger.account($0)) })
+        accounts = Dictionary(uniqueKeysWithValues: ledger.world.addresses.map { ($0, ledger.account($0)) })
         pool = ledger.pool.all.map(\.hash)
         burned = ledger.burned
         supply = ledger.totalSupply
@@ -258,7 +258,7 @@ struct Observed: Equatable {
             hashes.append(owner.ledger.head.hash)
         }
         // Memory holds the recent blocks only; the rest are read back through a bounded cache.
-        #expect(owner.ledger.blocksInMemory <= 11)
+        #expect(owner.ledger.chain.blocksInMemory <= 11)
         #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == hashes)
         #expect(owner.cachedBlockCount == PersistentLedger.cachedBlocks)
         #expect(owner.cachedTransactionCount == PersistentLedger.cachedBlocks)  // one transfer a block
@@ -287,11 +287,11 @@ struct Observed: Equatable {
         #expect(owner.ledger.blockNumber == 320)
         #expect(try owner.run { try $0.revert(to: second) })
         #expect((0...300).map { owner.ledger.block(number: UInt64($0))?.hash } == afterReorg)
-        #expect(owner.ledger.blocksInMemory <= 11)
+        #expect(owner.ledger.chain.blocksInMemory <= 11)
 
         let reopened = try open().ledger
         #expect(Observed(reopened) == Observed(owner.ledger))
-        #expect(reopened.blocksInMemory == 9)
+        #expect(reopened.chain.blocksInMemory == 9)
         #expect((0...300).map { reopened.block(number: UInt64($0))?.hash } == afterReorg)
     }
 
@@ -312,13 +312,13 @@ struct Observed: Equatable {
         // Memory holds a window of at most 8 + 2 + 1 blocks with their indexes and totals, and the history entries
         // after its first block (alice, bob and the coinbase change in every block), not 201 blocks' worth.
         func expectBounded(_ ledger: Ledger, window: Int) {
-            let held = ledger.heldInMemory
+            let held = ledger.chain.heldInMemory
             #expect(held.blocks <= window)
             #expect(held.blockHashes == held.blocks)
             #expect(held.transactions == held.blocks)
             #expect(held.totals == held.blocks)
             #expect(held.historyEntries == 3 * (held.blocks - 1))
-            #expect(ledger.indexedFrom == 201 - UInt64(held.blocks))
+            #expect(ledger.chain.indexedFrom == 201 - UInt64(held.blocks))
         }
         do {
             var owner = try open()
@@ -370,7 +370,7 @@ struct Observed: Equatable {
         #expect(owner.ledger.account(alice).balance == balances[40])
         #expect(owner.ledger.block(number: 40)?.hash == hashes[40])
         #expect(owner.ledger.transaction(transactions[150].hash) == nil)
-        #expect(owner.ledger.totalSupply == owner.ledger.sumOfBalances + owner.ledger.burned)
+        #expect(owner.ledger.totalSupply == owner.ledger.world.sumOfBalances + owner.ledger.burned)
         let observed = Observed(owner.ledger)
         owner = PersistentLedger(Ledger(genesis: []))  // closes the database before it is reopened
         let reopened = try open().ledger
@@ -427,7 +427,7 @@ struct Observed: Equatable {
         #expect(try count("N") == 31)
         #expect(try count("T") == 30)
         #expect(try count("S") == 31)
-        #expect(owner.ledger.indexedFrom == 26)
+        #expect(owner.ledger.chain.indexedFrom == 26)
         #expect(owner.ledger.transaction(transactions[1].hash)?.1 == TransactionLocation(blockNumber: 2, index: 0))
         #expect(owner.ledger.block(hash: hashes[2])?.number == 3)
         let replaced = try owner.run { try $0.reorg(depth: 20, requeueTransactions: false, now: now) }

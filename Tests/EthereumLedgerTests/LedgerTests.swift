@@ -38,7 +38,7 @@ import Testing
         let (receipt, _) = try #require(ledger.receipt(tx.hash))
         #expect(receipt.gasUsed == 21_000 && receipt.cumulativeGasUsed == 21_000 && receipt.effectiveGasPrice == price)
         #expect(receipt.status)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         // Next base fee after one 21k transfer in a 60M block (reference: 875,087,500 at 1 gwei parent).
         #expect(
             FeeMarket.nextBaseFee(parentBaseFee: Fixtures.gwei, parentGasUsed: 21_000, parentGasLimit: 60_000_000)
@@ -85,7 +85,7 @@ import Testing
                 rejected += 1
             }
             if round % 37 == 0 { _ = try ledger.mine(now: now) }
-            #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+            #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         }
         while ledger.pool.count > 0 {
             let before = ledger.pool.count
@@ -93,7 +93,7 @@ import Testing
             if ledger.pool.count == before { break }
         }
         #expect(accepted > 1_000)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         #expect(!ledger.burned.isZero)
     }
 

@@ -47,7 +47,7 @@ extension PersistentLedger {
         #expect(reopened.account(Fixtures.carol).balance == Fixtures.ether)
         #expect(reopened.account(Signed.bob.address, atBlock: 2).balance == Fixtures.ether * 100 + Fixtures.gwei * 2)
         #expect(reopened.pool.contains(pending.hash))
-        #expect(reopened.sumOfBalances + reopened.burned == reopened.totalSupply)
+        #expect(reopened.world.sumOfBalances + reopened.burned == reopened.totalSupply)
         // The chain continues from where it stopped.
         _ = try owner.run { try $0.submit(Signed.transfer(nonce: 4), now: now) }
         #expect(owner.ledger.account(Signed.alice.address).nonce == 6)

@@ -215,7 +215,7 @@ import Testing
         #expect(ledger.account(Fixtures.bob).balance == Fixtures.ether * 100)
         let revertedAgain = try ledger.revert(to: s2)
         #expect(!revertedAgain)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
     }
 
     @Test func reorgRemovesAConfirmedTransaction() throws {
@@ -231,7 +231,7 @@ import Testing
         #expect(ledger.receipt(tx.hash) == nil)
         #expect(ledger.account(Fixtures.bob).balance == Fixtures.ether * 100)
         #expect(ledger.account(Fixtures.alice).nonce == 0)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
     }
 
     @Test func reorgCanRequeue() throws {

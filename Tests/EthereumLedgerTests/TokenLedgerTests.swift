@@ -89,7 +89,7 @@ import Testing
         #expect(link.storage.root == trie.rootHash)
         // WETH9's genesis supply is backed by ETH, and the conservation invariant holds.
         #expect(ledger.account(Self.weth.address).balance == 50)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         #expect(!ledger.account(NativeContractRegistry.multicall3Address).code.isEmpty)
         #expect(ledger.head.header.stateRoot != Fixtures.ledger().head.header.stateRoot)
     }
@@ -116,7 +116,7 @@ import Testing
         #expect(block.header.logsBloom == receipt.logsBloom)
         #expect(balance(ledger, Self.link, Fixtures.bob) == 300)
         #expect(balance(ledger, Self.link, Fixtures.bob, atBlock: 0) == 0)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         // eth_estimateGas of the same transfer again answers what it then uses.
         let again = CallRequest(from: Fixtures.alice, to: Self.link.address, data: data)
         let estimate = ledger.call(again).gasRequired
@@ -179,7 +179,7 @@ import Testing
         #expect(balance(ledger, Self.weth, Fixtures.alice) == Fixtures.ether)
         let supply = ledger.call(CallRequest(to: Self.weth.address, data: Self.calldata("totalSupply()", [])))
         #expect(supply.output == Self.word(Fixtures.ether + 50))
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         // Value to a non-payable token function fails and the value stays with the sender.
         let paid = Self.tx(
             from: Fixtures.alice, to: Self.link.address, nonce: 1, data: Self.calldata("decimals()", []), value: 5)
@@ -280,7 +280,7 @@ import Testing
         let weth = TokenLedgerTests.weth.address
         try ledger.setTokenBalance(token: weth, holder: Fixtures.alice, amount: Fixtures.ether)
         #expect(ledger.account(weth).balance == Fixtures.ether + 50)
-        #expect(ledger.sumOfBalances + ledger.burned == ledger.totalSupply)
+        #expect(ledger.world.sumOfBalances + ledger.burned == ledger.totalSupply)
         try ledger.setTokenAllowance(token: link, owner: Fixtures.bob, spender: Fixtures.carol, amount: 77)
         let allowance = ledger.call(
             CallRequest(

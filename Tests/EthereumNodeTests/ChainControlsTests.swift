@@ -350,7 +350,7 @@ import Testing
         #expect(node.blockNumber == 0 && node.snapshotOfLedger.head.hash == genesis)
         #expect(!node.snapshotOfLedger.pool.contains(pending) && (node.snapshotOfLedger.pool.count == 0))
         #expect(node.chainID == 11_155_111)
-        #expect(node.snapshotOfLedger.timeOffset == 0)
+        #expect(node.snapshotOfLedger.schedule.timeOffset == 0)
         #expect(node.miningMode == .manual)
         #expect(node.metadata.instanceID != instance)
         #expect(try !node.revert(to: id))  // snapshots are dropped

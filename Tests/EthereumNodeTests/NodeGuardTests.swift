@@ -35,7 +35,7 @@ import Testing
     /// The conservation invariant and a consistent head, after every test.
     func expectConsistent(_ node: SandnetNode, sourceLocation: SourceLocation = #_sourceLocation) {
         let chain = node.snapshotOfLedger
-        #expect(chain.sumOfBalances + chain.burned == chain.totalSupply, sourceLocation: sourceLocation)
+        #expect(chain.world.sumOfBalances + chain.burned == chain.totalSupply, sourceLocation: sourceLocation)
         #expect(chain.block(number: chain.blockNumber)?.hash == chain.head.hash, sourceLocation: sourceLocation)
     }
 

@@ -81,7 +81,7 @@ func ledgerHeapPerAccount(
     }
     for _ in 0..<96 { try block(to: old[...]) }
     let after = liveHeap()
-    precondition(persistent.ledger.addresses.count == perBlock * 2 + count + 1)
+    precondition(persistent.ledger.world.addresses.count == perBlock * 2 + count + 1)
     // What is left above `before` once the ledger is gone and only the store is open: LevelDB's share.
     persistent = PersistentLedger(Ledger(config: config, genesis: []))
     let storeOnly = liveHeap()

@@ -115,7 +115,7 @@ case "reopen":
     let reopened = try PersistentLedger.open(
         config: ChainConfig(), genesis: [], store: LevelDBStore(path: arguments[2]))
     let (elapsed, elapsedCPU) = (clock.now - start, cpuTime() - startCPU)
-    precondition(reopened.ledger.addresses.count == 1_000_000)
+    precondition(reopened.ledger.world.addresses.count == 1_000_000)
     print(
         "reopened 1,000,000 accounts in \(elapsed) (CPU \(elapsedCPU)); peak RSS \(String(format: "%.0f", peakRSSMegabytes())) MB"
     )

@@ -179,10 +179,10 @@ struct NodeCommand: AsyncParsableCommand {
         if blockTime != nil && noMining { throw ValidationError("--block-time and --no-mining exclude each other") }
         if blockTime == 0 { throw ValidationError("--block-time must be at least 1 second") }
         // The limit of interval mining by RPC (evm_setIntervalMining), for the flags too.
-        if let blockTime, blockTime > Ledger.maxMiningInterval {
+        if let blockTime, blockTime > BlockSchedule.maxMiningInterval {
             throw ValidationError("--block-time must be at most one year (31536000 seconds)")
         }
-        if emptyBlockInterval > Ledger.maxMiningInterval {
+        if emptyBlockInterval > BlockSchedule.maxMiningInterval {
             throw ValidationError("--empty-block-interval must be at most one year (31536000 seconds)")
         }
         if accounts < 0 || accounts > 10_000 { throw ValidationError("--accounts must be between 0 and 10000") }

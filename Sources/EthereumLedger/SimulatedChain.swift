@@ -1,7 +1,5 @@
 import EthereumTransactions
 import EthereumTypes
-import KeccakHashing
-import MerkleTrie
 import NativeContracts
 
 /// Why `eth_simulateV1` refused a whole request, with geth's texts and the execution-apis codes (-38xxx).
@@ -156,51 +154,46 @@ public struct AccountStateOverride: Sendable, Equatable {
     }
 }
 
-extension Ledger {
-    /// A copy of this ledger at the end of block `number` (nil: the head) to simulate on: no snapshots, no journal,
-    /// nothing shared with this ledger's future; nil when the block is more than ``provableStateDepth`` below the head.
-    public func simulationBase(atBlock number: UInt64?) -> Ledger? {
-        var copy = self
-        copy.snapshots = []
-        copy.journal = []
-        copy.changeOpen = false
-        copy.collapsible = nil
-        if let number, number < blockNumber {
-            guard blockNumber - number <= Self.provableStateDepth else { return nil }
-            do { try copy.hold(number...blockNumber) } catch { return nil }
-            copy.rewindState(to: number)
-        }
-        // Unsealed developer changes become part of the base state, as eth_call sees them.
-        _ = copy.commitDirtyAccounts(block: copy.blockNumber)
-        return copy
+/// A copy of a ledger to simulate blocks on (eth_simulateV1): it shares nothing with the ledger's future, keeps no
+/// snapshots or journal, and is let go when the request is answered.
+public struct SimulatedChain: Sendable {
+    /// The simulated chain: the base block, then the blocks simulated so far.
+    public private(set) var ledger: Ledger
+
+    /// A copy of `ledger` at the end of block `number` (nil: the head, with its unsealed developer changes sealed
+    /// into the base state, as eth_call sees them); nil when the block is more than
+    /// ``StateProof/provableStateDepth`` below the head or its state cannot be read back.
+    public init?(_ ledger: Ledger, atBlock number: UInt64?) {
+        guard let base = ledger.simulationBase(atBlock: number) else { return nil }
+        self.ledger = base
     }
 
-    /// Applies a state override now (the simulation's copy only): balance, nonce, code, whole storage or words.
+    /// Applies a state override now: balance, nonce, code, whole storage or words.
     public mutating func applyOverride(_ address: Address, _ change: AccountStateOverride) throws(SimulationError) {
         if change.state != nil && change.stateDiff != nil {
             throw .invalidOverride("account \(address.checksummed) has both 'state' and 'stateDiff'")
         }
-        var account = account(address)
+        var account = ledger.account(address)
         if let balance = change.balance {
-            state.supply = state.supply - account.balance
-            let (supply, overflow) = state.supply.addingReportingOverflow(balance)
+            let others = ledger.world.supply - account.balance
+            let (supply, overflow) = others.addingReportingOverflow(balance)
             guard !overflow else {
                 throw .invalidOverride(
                     "balance of \(address.checksummed) is too large: the total supply would exceed 2^256-1")
             }
-            state.supply = supply
+            ledger.world.supply = supply
             account.balance = balance
         }
         if let nonce = change.nonce { account.nonce = nonce }
         if let code = change.code { account.code = code }
         if let words = change.state { account.storage = AccountStorage(words) }
         for (slot, value) in change.stateDiff ?? [:] { account.storage[slot] = value }
-        setAccount(address, account)
+        ledger.setAccount(address, account)
     }
 
-    /// Executes `calls` as the next block of a simulation (eth_simulateV1) on this copy and seals it, as geth's
-    /// `processBlock` does: calls run in order on the state the previous ones left; without `validation` nonces
-    /// are not checked and the base fee is zero unless overridden.
+    /// Executes `calls` as the next block and seals it, as geth's `processBlock` does: calls run in order on the state
+    /// the previous ones left; without `validation` nonces are not checked and the base fee is zero unless
+    /// overridden.
     ///
     /// - Parameters:
     ///   - budget: gas the request's calls may still use in all (geth's RPC gas cap); each call's gas is cut to it.
@@ -211,29 +204,45 @@ extension Ledger {
         _ spec: SimulatedBlockSpec, calls: [SimulatedCall], validation: Bool, budget: inout UInt64,
         transaction: (SimulatedCall) -> LedgerTransaction
     ) throws(SimulationError) -> (block: Block, results: [SimulatedCallResult]) {
-        precondition(spec.number == blockNumber + 1, "simulated blocks follow the head one by one")
-        let parent = head
-        let baseFee = spec.baseFee ?? (validation ? nextBaseFee : .zero)
+        precondition(spec.number == ledger.blockNumber + 1, "simulated blocks follow the head one by one")
+        let parent = ledger.head
+        let baseFee = spec.baseFee ?? (validation ? ledger.nextBaseFee : .zero)
         let gasLimit = spec.gasLimit ?? parent.header.gasLimit
-        let coinbase = spec.feeRecipient ?? config.coinbase
-        // The block's fee recipient receives its calls' tips (this is the simulation's copy of the ledger).
-        let chainCoinbase = config.coinbase
-        config.coinbase = coinbase
-        defer { config.coinbase = chainCoinbase }
+        // The block's fee recipient receives its calls' tips.
+        let coinbase = spec.feeRecipient ?? ledger.config.coinbase
         let environment = BlockEnvironment(
-            number: spec.number, timestamp: spec.timestamp, baseFee: baseFee, chainID: config.chainID,
+            number: spec.number, timestamp: spec.timestamp, baseFee: baseFee, chainID: ledger.config.chainID,
             coinbase: coinbase, gasLimit: gasLimit)
-        var gasUsed: UInt64 = 0
-        var included: [LedgerTransaction] = []
-        var receipts: [Receipt] = []
+        let (executed, results) = try Self.execute(
+            calls, over: ledger, environment: environment, validation: validation, budget: &budget,
+            transaction: transaction)
+        ledger.apply(executed.accounts, burned: executed.burned)
+        let stateRoot = ledger.commitDirtyAccounts(block: spec.number)
+        let block = executed.sealed(
+            parent: parent, coinbase: coinbase, stateRoot: stateRoot, number: spec.number, gasLimit: gasLimit,
+            timestamp: spec.timestamp, extraData: [], mixHash: spec.prevRandao ?? [UInt8](repeating: 0, count: 32),
+            baseFee: baseFee, beaconRoot: spec.beaconRoot ?? [UInt8](repeating: 0, count: 32))
+        ledger.appendBlock(block)
+        return (block, results)
+    }
+
+    /// Runs the calls of one simulated block over `ledger`'s state (left as it is: the writes are returned).
+    private static func execute(
+        _ calls: [SimulatedCall], over ledger: Ledger, environment: BlockEnvironment, validation: Bool,
+        budget: inout UInt64, transaction: (SimulatedCall) -> LedgerTransaction
+    ) throws(SimulationError) -> (ExecutedTransactions, [SimulatedCallResult]) {
+        var execution = BlockExecution(
+            base: ledger.world, chain: ledger.chain, contracts: ledger.config.nativeContracts)
+        var executed = ExecutedTransactions()
         var results: [SimulatedCallResult] = []
+        let gasLimit = environment.gasLimit
         for var call in calls {
-            let sender = account(call.from)
-            let remaining = gasLimit - gasUsed
-            call.gas = call.gas ?? remaining
-            guard call.gas! <= remaining else { throw .blockGasLimitReached(remaining: remaining, required: call.gas!) }
-            let gasCapped = call.gas! > budget
-            call.gas = min(call.gas!, budget)
+            let sender = execution.account(call.from)
+            let remaining = gasLimit - executed.gasUsed
+            let gas = call.gas ?? remaining
+            guard gas <= remaining else { throw .blockGasLimitReached(remaining: remaining, required: gas) }
+            let gasCapped = gas > budget
+            call.gas = min(gas, budget)
             call.nonce = call.nonce ?? sender.nonce
             if let price = call.gasPrice {
                 call.maxFeePerGas = price
@@ -243,35 +252,24 @@ extension Ledger {
                 call.maxPriorityFeePerGas = call.maxPriorityFeePerGas ?? .zero
             }
             let tx = transaction(call)
-            try check(tx, sender: sender, baseFee: baseFee, validation: validation)
+            try check(
+                tx, sender: sender, baseFee: environment.baseFee, validation: validation,
+                maxInitCodeSize: ledger.config.maxInitCodeSize)
             // geth's NoBaseFee: a call without fees outside validation pays nothing, whatever the base fee.
-            let free = !validation && tx.maxFeePerGas.isZero && tx.maxPriorityFeePerGas.isZero
-            var environment = environment
-            if free { environment.baseFee = .zero }
+            var callEnvironment = environment
+            if !validation && tx.maxFeePerGas.isZero && tx.maxPriorityFeePerGas.isZero {
+                callEnvironment.baseFee = .zero
+            }
+            let (receipt, native) = execution.apply(
+                tx, environment: callEnvironment, index: executed.included.count, cumulative: executed.gasUsed)
             var result: SimulatedCallResult
-            let receipt: Receipt
-            if let to = tx.to, nativeContracts.contract(at: to) != nil {
-                let execution = executeNative(
-                    NativeCall(caller: tx.sender, target: to, value: tx.value, data: tx.data), environment: environment,
-                    atBlock: nil, accessList: tx.accessList)
-                let charge = Self.charge(
-                    execution, intrinsic: tx.intrinsicGas, floor: tx.floorGas, gasLimit: tx.gasLimit)
-                receipt = applyNative(tx, to: to, environment: environment, index: included.count, cumulative: gasUsed)
-                let failure: CallOutcome.Failure?
-                switch (execution.outcome, charge.outOfGas) {
-                case (_, true): failure = .outOfGas
-                case (.success, false): failure = nil
-                case (.revert(let data), false): failure = .reverted(data: data)
-                case (.invalidOpcode, false): failure = .invalidOpcode
-                }
+            if let (execution, charge) = native {
+                let failure = charge.failure(execution.outcome)
                 result = SimulatedCallResult(
                     returnData: charge.outOfGas ? [] : execution.output, failure: failure, gasUsed: receipt.gasUsed,
                     maxUsedGas: min(charge.gasRequired, tx.gasLimit),
                     transfers: failure == nil ? execution.valueTransfers : [])
             } else {
-                receipt = apply(
-                    tx, baseFee: environment.baseFee, index: included.count, cumulative: gasUsed,
-                    blockNumber: spec.number)
                 let moved =
                     tx.value.isZero
                     ? []
@@ -286,34 +284,21 @@ extension Ledger {
             guard receipt.gasUsed <= budget else { throw .gasCapExhausted(need: receipt.gasUsed, remaining: budget) }
             budget -= receipt.gasUsed
             result.gasCapped = gasCapped
-            gasUsed += receipt.gasUsed
-            included.append(tx)
-            receipts.append(receipt)
+            executed.gasUsed += receipt.gasUsed
+            executed.included.append(tx)
+            executed.receipts.append(receipt)
             results.append(result)
         }
-        let stateRoot = commitDirtyAccounts(block: spec.number)
-        var bloom = LogsBloom.empty
-        for r in receipts where !r.logs.isEmpty { for i in 0..<256 { bloom[i] |= r.logsBloom[i] } }
-        var header = BlockHeader(
-            parentHash: parent.hash, coinbase: coinbase, stateRoot: stateRoot,
-            transactionsRoot: PatriciaTrie.orderedRoot(included.map(\.encoding)),
-            receiptsRoot: PatriciaTrie.orderedRoot(receipts.map(\.encoding)),
-            number: spec.number, gasLimit: gasLimit, gasUsed: gasUsed, timestamp: spec.timestamp,
-            extraData: [], mixHash: spec.prevRandao ?? [UInt8](repeating: 0, count: 32), baseFeePerGas: baseFee)
-        header.logsBloom = bloom
-        header.parentBeaconBlockRoot = spec.beaconRoot ?? [UInt8](repeating: 0, count: 32)
-        let hash = header.hash
-        for i in receipts.indices { receipts[i].blockNumber = spec.number }
-        let block = Block(header: header, hash: hash, transactions: included, receipts: receipts)
-        appendBlock(block)
-        return (block, results)
+        executed.accounts = execution.written
+        executed.burned = execution.burned
+        return (executed, results)
     }
 
     /// geth's `preCheck` and `buyGas` for a simulated call (the EOA and EIP-7825 checks are skipped, as for every
     /// RPC message).
-    private func check(_ tx: LedgerTransaction, sender: Account, baseFee: UInt256, validation: Bool)
-        throws(SimulationError)
-    {
+    private static func check(
+        _ tx: LedgerTransaction, sender: Account, baseFee: UInt256, validation: Bool, maxInitCodeSize: Int
+    ) throws(SimulationError) {
         if validation {
             if tx.nonce > sender.nonce { throw .nonceTooHigh(sender: tx.sender, nonce: tx.nonce, state: sender.nonce) }
             if tx.nonce < sender.nonce { throw .nonceTooLow(sender: tx.sender, nonce: tx.nonce, state: sender.nonce) }
@@ -330,8 +315,8 @@ extension Ledger {
                 throw .feeCapTooLow(sender: tx.sender, maxFee: tx.maxFeePerGas, baseFee: baseFee)
             }
         }
-        if tx.to == nil && tx.data.count > config.maxInitCodeSize {
-            throw .maxInitCodeSizeExceeded(size: tx.data.count, limit: config.maxInitCodeSize)
+        if tx.to == nil && tx.data.count > maxInitCodeSize {
+            throw .maxInitCodeSizeExceeded(size: tx.data.count, limit: maxInitCodeSize)
         }
         let cost = tx.exactCost
         if WideAmount(sender.balance) < cost {

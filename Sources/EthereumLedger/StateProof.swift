@@ -20,37 +20,39 @@ public struct StateProof: Sendable, Equatable {
     public var storage: [Slot]
 }
 
-extension Ledger {
-    /// How far below the head state proofs reach: geth keeps the state of the last 128 blocks in memory
-    /// (`state.TriesInMemory`) and answers older ones only from an archive's history.
+extension StateProof {
+    /// How far below the head state proofs (and simulations) reach: geth keeps the state of the last 128 blocks in
+    /// memory (`state.TriesInMemory`) and answers older ones only from an archive's history.
     public static let provableStateDepth: UInt64 = 128
 
     /// Proves `address` and its storage `slots` against the state at the end of block `number` (nil: the head,
-    /// including unsealed developer changes, the state `account(_:atBlock:)` reads).
+    /// including unsealed developer changes, the state `Ledger.account(_:atBlock:)` reads).
     ///
     /// The state trie at a past block is today's with every account changed since set back to its value at that
     /// block (O(changed accounts · depth) hashes); its root is checked against the block's `stateRoot`.
     ///
     /// - Returns: nil for a block more than ``provableStateDepth`` below the head, or one whose state cannot be
     ///   rebuilt to its header's root (the caller answers geth's `historical state … is not available`).
-    public func stateProof(_ address: Address, slots: [UInt256], atBlock number: UInt64? = nil) -> StateProof? {
-        let past = number.flatMap { $0 < blockNumber ? $0 : nil }
-        var trie = state.stateTrie
-        var changed = state.dirty
+    init?(proving address: Address, slots: [UInt256], world: WorldState, chain: ChainHistory, atBlock number: UInt64?) {
+        let height = chain.height
+        let past = number.flatMap { $0 < height ? $0 : nil }
+        let view = StateView(world: world, chain: chain, block: past)
+        var trie = world.trie
+        var changed = world.dirty
         if let past {
-            guard blockNumber - past <= Self.provableStateDepth, let header = block(number: past)?.header else {
+            guard height - past <= Self.provableStateDepth, let header = chain.block(number: past)?.header else {
                 return nil
             }
-            guard let since = addressesChanged(after: past) else { return nil }
+            guard let since = chain.addressesChanged(after: past) else { return nil }
             changed.formUnion(since)
-            Self.write(changed, into: &trie) { account($0, atBlock: past) }
+            for address in changed { WorldState.write(address, view.account(address), into: &trie) }
             guard trie.rootHash == header.stateRoot else { return nil }
         } else {
-            Self.write(changed, into: &trie) { state.accounts[$0] }
+            for address in changed { WorldState.write(address, world.existing(address), into: &trie) }
         }
-        let proven = account(address, atBlock: past)
+        let proven = view.account(address)
         let present = proven.isInStateTrie
-        return StateProof(
+        self.init(
             account: present ? proven : nil, accountProof: trie.proof(for: Keccak256.hash(address.bytes)),
             stateRoot: trie.rootHash,
             storage: slots.map { slot in
@@ -58,19 +60,5 @@ extension Ledger {
                     slot: slot, value: proven.storage[slot],
                     proof: present ? proven.storage.proof(for: slot) : [])
             })
-    }
-
-    /// Sets the state-trie leaves of `addresses` to what `account` answers (removing those not in the trie).
-    private static func write(
-        _ addresses: Set<Address>, into trie: inout PatriciaTrie, account: (Address) -> Account?
-    ) {
-        for address in addresses {
-            let key = Keccak256.hash(address.bytes)
-            if let value = account(address), value.isInStateTrie {
-                trie.set(key, value.stateEncoding)
-            } else {
-                trie.remove(key)
-            }
-        }
     }
 }
