@@ -8,7 +8,7 @@ import Testing
 
 /// The explorer's three files over HTTP on 127.0.0.1 (the page itself is tested in a browser:
 /// Tests/Interop/test_explorer.py).
-@Suite struct ExplorerRoutesTests {
+@Suite struct ExplorerPageRoutesTests {
     func get(_ node: RunningNode, _ path: String) async throws -> (HTTPURLResponse, String) {
         let url = URL(string: "http://127.0.0.1:\(node.port)\(path)")!
         let (data, response) = try await URLSession.shared.data(from: url)
