@@ -25,6 +25,7 @@
 //   markets             MarketData (seeded price paths, CoinGecko granularity, candles; pure, no I/O)
 //   nodes               EthereumNode (the Ethereum node, type SandnetNode: a typed API, its faucet; no JSON-RPC);
 //                       ICPReplica (the IC HTTP interface, no JSON-RPC)
+//   explorer APIs       ExplorerAPI                      (Etherscan's API over the node's typed API; no HTTP)
 //   JSON-RPC            JSONRPC (wire types, dispatcher); EthereumRPC (eth/net/web3/txpool/anvil/sandnet methods
 //                       over the node's typed API, one file per namespace, errors mapped in one file);
 //                       ICPRPC (sandnet_icp* methods, ICP faucet)
@@ -63,6 +64,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),  // LogEvent (ShutdownLogFilter)
+        // X25519, HKDF, ChaCha20-Poly1305, Ed25519 for WalletConnect v2 (already in the graph through swift-certificates)
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: C system libraries
@@ -166,7 +169,30 @@ let package = Package(
             name: "EthereumRPC",
             dependencies: [
                 "ABICoding", "ByteCoding", "KeccakHashing", "EthereumTypes", "EthereumTransactions", "EthereumLedger",
-                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic",
+                "EthereumNode", "JSONCoding", "JSONRPC", "AmbientTraffic", "ExplorerAPI",
+            ]),
+
+        // MARK: Explorer APIs: Etherscan's module/action API and its rows, paging and texts, over the node's typed API
+        // (no HTTP); the address history query the store's indexes will answer
+        .target(
+            name: "ExplorerAPI",
+            dependencies: [
+                "ABICoding", "ByteCoding", "EthereumLedger", "EthereumNode", "EthereumTypes", "JSONCoding",
+                "KeccakHashing", "NativeContracts",
+            ]),
+
+        // MARK: WalletConnect v2: pairing URI, key agreement, envelopes, relay JWT, the relay's state machine (pure)
+        .target(
+            name: "WalletConnect",
+            dependencies: ["ByteCoding", "JSONCoding", .product(name: "Crypto", package: "swift-crypto")]),
+        // A wallet emulator and a dApp emulator speaking the Sign API through a relay (WebSocket client; the node is
+        // reached through an injected call, never imported).
+        .target(
+            name: "WalletConnectEmulators",
+            dependencies: [
+                "WalletConnect", "ByteCoding", "JSONCoding", "EthereumTransactions", "EthereumTypes",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         // MARK: HTTP and WebSocket transport (Hummingbird)
@@ -174,7 +200,7 @@ let package = Package(
             name: "SandnetServer",
             dependencies: [
                 "DevNetwork", "EthereumNode", "EthereumRPC", "EthereumTypes", "JSONCoding", "JSONRPC", "ByteCoding",
-                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData",
+                "EthereumLedger", "ICPReplica", "ICPRPC", "ProviderFaults", "MarketData", "ExplorerAPI", "WalletConnect",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -245,8 +271,8 @@ let package = Package(
                 "EthereumTransactions", "Conformance", "EthereumLedger", "EthereumLedgerStorage", "KeyValueStorage",
                 "LevelDBStorage", "EthereumNode", "EthereumRPC", "SandnetServer", "DevNetwork", "JSONCoding", "JSONRPC", "CandidCoding",
                 "ICPIdentity", "ICPLedger", "ICPLedgerService", "ICPRPC", "ICPAgent", "ScenarioRunner", "NativeContracts",
-                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ProviderFaults", "AmbientTraffic", "CMalloc", "MarketData", "CandidCodegen", "WalletConnect",
+                "WalletConnectEmulators", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -261,6 +287,7 @@ let package = Package(
             dependencies: ["MerkleTrie", "ByteCoding", "KeccakHashing", "RLPCoding", "TestSupport"]),
         .testTarget(name: "KeyValueStorageTests", dependencies: ["KeyValueStorage", "LevelDBStorage"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONCoding", "JSONRPC"]),
+        .testTarget(name: "WalletConnectTests", dependencies: ["WalletConnect", "ByteCoding", "JSONCoding"]),
         .testTarget(name: "ProviderFaultsTests", dependencies: ["ProviderFaults", "JSONCoding"]),
         .testTarget(name: "AmbientTrafficTests", dependencies: ["AmbientTraffic", "EthereumTypes"]),
         .testTarget(name: "MarketDataTests", dependencies: ["MarketData"]),
@@ -279,7 +306,9 @@ let package = Package(
             name: "SandnetServerTests",
             dependencies: [
                 "SandnetServer", "EthereumNode", "DevNetwork", "JSONCoding", "JSONRPC", "EthereumTypes",
-                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", .product(name: "Hummingbird", package: "hummingbird"),
+                "ByteCoding", "TestSupport", "ProviderFaults", "ScenarioRunner", "NativeContracts", "WalletConnect",
+                "WalletConnectEmulators",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

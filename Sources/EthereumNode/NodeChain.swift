@@ -11,7 +11,8 @@ import Synchronization
 /// It answers the node's typed reads (chain facts, fees, state at a block, blocks, transactions, receipts, logs,
 /// proofs, access lists, eth_simulateV1, eth_config): each takes the lock once, so it sees one consistent chain.
 ///
-/// Lock: the innermost lock of the node; nothing else is taken while it is held (see ``SandnetNode``'s lock order).
+/// Lock: the innermost lock of the node; nothing else is taken while it is held (see ``SandnetNode``'s lock order),
+/// except the tip oracle's memory (``TipOracle``), a leaf lock taken under it and holding no I/O.
 public final class NodeChain: Sendable {
     struct State: Sendable {
         var ledger: PersistentLedger
@@ -20,6 +21,8 @@ public final class NodeChain: Sendable {
     }
 
     private let state: Mutex<State>
+    /// geth's tip oracle remembers its last answer (taken under the ledger lock, see the lock note above).
+    private let tipOracle = Mutex(TipOracle())
     /// The node's clock (the pending block's timestamp).
     let clock: @Sendable () -> UInt64
 
@@ -50,6 +53,7 @@ public final class NodeChain: Sendable {
         try state.withLock { (state) throws(LedgerError) in
             try state.ledger.reset(to: state.ledger.ledger.reset(config: config, genesis: genesis))
             state.instanceID = Self.newInstanceID()
+            tipOracle.withLock { $0 = TipOracle() }
         }
     }
 
@@ -78,11 +82,12 @@ public final class NodeChain: Sendable {
 
     // MARK: Fees
 
-    /// The next block's base fee plus the suggested tip; a base fee set near 2^256 − 1
-    /// (anvil_setNextBlockBaseFeePerGas) saturates instead of wrapping.
+    /// The suggested tip plus the latest block's base fee (geth `internal/ethapi/api.go` `GasPrice` adds the current
+    /// header's base fee, not the next block's); a base fee near 2^256 − 1 saturates instead of wrapping.
     public var gasPrice: UInt256 {
         withLedger { chain in
-            let (price, overflow) = chain.nextBaseFee.addingReportingOverflow(suggestedTip(chain))
+            let latest = chain.block(number: chain.blockNumber)?.header.baseFeePerGas ?? chain.nextBaseFee
+            let (price, overflow) = latest.addingReportingOverflow(suggestedTip(chain))
             return overflow ? UInt256.max : price
         }
     }
@@ -90,21 +95,9 @@ public final class NodeChain: Sendable {
     /// The suggested priority fee (see ``suggestedTip(_:)``).
     public var maxPriorityFeePerGas: UInt256 { withLedger { suggestedTip($0) } }
 
-    /// Suggested priority fee: the 60th percentile of effective tips over the last 20 blocks, 1 gwei when
-    /// they hold no transactions (geth's oracle shape; Anvil's 1 gwei floor when idle).
+    /// The suggested priority fee: geth's oracle (``TipOracle``), computed once per head.
     func suggestedTip(_ chain: Ledger) -> UInt256 {
-        var tips: [UInt256] = []
-        let head = chain.blockNumber
-        let start = head >= 20 ? head - 19 : 0
-        for n in start...head {
-            guard let block = chain.block(number: n) else { continue }
-            for tx in block.transactions {
-                if let tip = tx.effectiveTip(baseFee: block.header.baseFeePerGas) { tips.append(tip) }
-            }
-        }
-        guard !tips.isEmpty else { return UInt256(1_000_000_000 as UInt64) }
-        tips.sort()
-        return tips[(tips.count - 1) * 60 / 100]
+        tipOracle.withLock { $0.suggest(chain) }
     }
 
     /// eth_feeHistory with real reward percentiles: each block's transactions sorted by effective tip and
@@ -195,7 +188,7 @@ public final class NodeChain: Sendable {
     public func call(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> [UInt8] {
         try withLedger { chain in
             let number = try Self.stateBlock(block, chain)
-            try checkCall(request, chain)
+            try checkCall(request, chain, at: block)
             let outcome = chain.call(Self.callRequest(request), atBlock: number)
             switch outcome.failure {
             case nil: return outcome.output
@@ -211,14 +204,22 @@ public final class NodeChain: Sendable {
             from: request.from ?? .zero, to: request.to, value: request.value, data: request.data, gas: request.gas)
     }
 
-    /// eth_estimateGas: the gas the transaction needs within its `gas` cap: for a native contract what it uses as a
-    /// transaction (before the refund), otherwise its intrinsic gas or the EIP-7623 floor.
+    /// eth_estimateGas as geth's estimator (`eth/gasestimator`) bounds it: the highest gas limit is the call's `gas`
+    /// when at least 21,000, else the block's gas limit, capped by EIP-7825 (2^24), by what the sender can fund at its
+    /// fee cap (a call with a fee cap whose `value` is not below the balance: `insufficient funds for transfer`) and by
+    /// the RPC gas cap; a state-transition check that fails at that limit answers `failed with N gas: …`. Then the gas
+    /// the transaction needs: for a native contract what it uses as a transaction (before the refund), otherwise its
+    /// intrinsic gas or the EIP-7623 floor.
     public func estimateGas(_ request: TransactionRequest, at block: BlockSelector? = nil) throws -> UInt64 {
-        let native = try withLedger { chain -> UInt64? in
-            try checkCall(request, chain)
-            guard let to = request.to, chain.nativeContracts.contract(at: to) != nil else { return nil }
+        let (native, highest) = try withLedger { chain -> (UInt64?, UInt64) in
+            let context = try callContext(block, chain)
+            let highest = try estimationLimit(request, context, chain)
+            try checkCall(request, chain, context: context, gas: highest, estimating: true)
+            guard let to = request.to, chain.nativeContracts.contract(at: to) != nil else { return (nil, highest) }
+            var call = Self.callRequest(request)
+            call.gas = highest
             do throws(EstimateGasError) {
-                return try chain.estimateGas(Self.callRequest(request))
+                return (try chain.estimateGas(call), highest)
             } catch {
                 switch error {
                 case .reverted(let data, let message): throw NodeError.executionReverted(message: message, data: data)
@@ -229,28 +230,88 @@ public final class NodeChain: Sendable {
         }
         if let native { return native }
         let needed = request.gasNeeded
-        if let cap = request.gas, cap < needed { throw NodeError.gasRequiredExceedsAllowance(cap: cap) }
+        if highest < needed { throw NodeError.gasRequiredExceedsAllowance(cap: highest) }
         return needed
     }
 
-    /// Stateful checks geth applies to eth_call/eth_estimateGas with explicit fees and value.
-    func checkCall(_ request: TransactionRequest, _ chain: Ledger) throws {
+    /// The RPC gas cap (geth's `--rpc.gascap` default, 50,000,000): eth_call's gas when the call names none.
+    public static let rpcGasCap: UInt64 = 50_000_000
+
+    /// The state and header a call runs against: the state block (nil: the head's or the pending state), the
+    /// base fee and gas limit of the block it runs in (the named block's; `pending`: the next block's).
+    struct CallContext {
+        var stateBlock: UInt64?
+        var baseFee: UInt256
+        var gasLimit: UInt64
+    }
+
+    func callContext(_ block: BlockSelector?, _ chain: Ledger) throws(NodeError) -> CallContext {
+        let number = try Self.stateBlock(block, chain)
+        if case .pending? = block {
+            return CallContext(stateBlock: number, baseFee: chain.nextBaseFee, gasLimit: chain.config.gasLimit)
+        }
+        guard let header = chain.block(number: number ?? chain.blockNumber)?.header else {
+            return CallContext(stateBlock: number, baseFee: chain.nextBaseFee, gasLimit: chain.config.gasLimit)
+        }
+        return CallContext(stateBlock: number, baseFee: header.baseFeePerGas, gasLimit: header.gasLimit)
+    }
+
+    /// The fee cap geth's message carries: `gasPrice`, else `maxFeePerGas`, else zero.
+    static func feeCap(_ request: TransactionRequest) -> UInt256 {
+        request.gasPrice ?? request.maxFeePerGas ?? .zero
+    }
+
+    /// geth's `Estimate` upper bound (see ``estimateGas(_:at:)``).
+    func estimationLimit(_ request: TransactionRequest, _ context: CallContext, _ chain: Ledger) throws -> UInt64 {
+        var highest = context.gasLimit
+        if let gas = request.gas, gas >= GasSchedule.transactionBase { highest = gas }
+        if let cap = chain.config.transactionGasCap, highest > cap { highest = cap }
+        let feeCap = Self.feeCap(request)
+        if !feeCap.isZero {
+            let balance = chain.account(request.from ?? .zero, atBlock: context.stateBlock).balance
+            if request.value >= balance { throw NodeError.insufficientFundsForTransfer }
+            let allowance = (balance - request.value) / feeCap
+            if let fundable = allowance.uint64Value, highest > fundable { highest = fundable }
+        }
+        return min(highest, Self.rpcGasCap)
+    }
+
+    /// The checks geth's state transition makes before a call runs (`core/state_transition.go` `preCheck` and
+    /// `buyGas`, eth_call's message from `TransactionArgs.CallDefaults`): with a fee field set, a tip above the fee cap
+    /// and a fee cap below the block's base fee; then the sender's balance against gas × fee cap + value (no fee
+    /// fields: the value alone). `gas` is the call's (eth_call: its `gas` or the RPC gas cap; eth_estimateGas: the
+    /// highest limit), and eth_estimateGas wraps a failure as geth's estimator does (`failed with N gas: …`).
+    func checkCall(
+        _ request: TransactionRequest, _ chain: Ledger, context: CallContext, gas: UInt64, estimating: Bool
+    ) throws {
         if request.to == nil && request.data.count > chain.config.maxInitCodeSize {
             throw LedgerError.maxInitCodeSizeExceeded(size: request.data.count, limit: chain.config.maxInitCodeSize)
         }
-        let baseFee = chain.nextBaseFee
-        if let maxFee = request.maxFeePerGas {
-            if let tip = request.maxPriorityFeePerGas, tip > maxFee {
-                throw LedgerError.tipAboveFeeCap
+        let sender = request.from ?? .zero
+        do throws(NodeError) {
+            let feeCap = Self.feeCap(request)
+            let tip = request.gasPrice ?? request.maxPriorityFeePerGas ?? .zero
+            if !(feeCap.isZero && tip.isZero) {
+                if feeCap < tip { throw .callTipAboveFeeCap(sender: sender, tip: tip, maxFee: feeCap) }
+                if feeCap < context.baseFee {
+                    throw .callFeeCapTooLow(sender: sender, maxFee: feeCap, baseFee: context.baseFee)
+                }
             }
-            if maxFee < baseFee && !maxFee.isZero {
-                throw LedgerError.feeCapBelowBaseFee(sender: request.from ?? .zero, maxFee: maxFee, baseFee: baseFee)
-            }
+            let balance = chain.account(sender, atBlock: context.stateBlock).balance
+            let (cost, o1) = UInt256(gas).multipliedReportingOverflow(by: feeCap)
+            let (want, o2) = cost.addingReportingOverflow(request.value)
+            if o1 || o2 { throw .insufficientFunds(sender: sender, have: balance, want: nil) }
+            if balance < want { throw .insufficientFunds(sender: sender, have: balance, want: want) }
+        } catch {
+            throw estimating ? NodeError.estimationFailed(gas: gas, error) : error
         }
-        if let from = request.from, !request.value.isZero {
-            let balance = chain.account(from).balance
-            if balance < request.value { throw NodeError.insufficientFundsForTransfer }
-        }
+    }
+
+    /// eth_call's checks (see ``checkCall(_:_:context:gas:estimating:)``) at `block`.
+    func checkCall(_ request: TransactionRequest, _ chain: Ledger, at block: BlockSelector?) throws {
+        try checkCall(
+            request, chain, context: try callContext(block, chain), gas: request.gas ?? Self.rpcGasCap,
+            estimating: false)
     }
 
     // MARK: Blocks
@@ -377,7 +438,7 @@ public final class NodeChain: Sendable {
     {
         try withLedger { chain in
             let number = try Self.stateBlock(block, chain)
-            try checkCall(request, chain)
+            try checkCall(request, chain, at: block)
             let from = request.from ?? .zero
             let nonce = request.nonce ?? chain.account(from, atBlock: number).nonce
             return chain.createAccessList(

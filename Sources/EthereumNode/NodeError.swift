@@ -58,6 +58,19 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyStorageKeys(limit: Int, got: Int)
     /// A state proof at a block whose state the node no longer keeps (geth's `HistoricDB` text, -32000).
     case historicalStateUnavailable(root: [UInt8])
+    /// eth_call/eth_estimateGas whose sender cannot pay gas × fee cap + value (geth's `buyGas`); `want` nil: the sum
+    /// exceeds 256 bits.
+    case insufficientFunds(sender: Address, have: UInt256, want: UInt256?)
+    /// eth_call/eth_estimateGas with a tip above its fee cap (geth's state transition text, with the address).
+    case callTipAboveFeeCap(sender: Address, tip: UInt256, maxFee: UInt256)
+    /// eth_call/eth_estimateGas with a fee cap below the block's base fee.
+    case callFeeCapTooLow(sender: Address, maxFee: UInt256, baseFee: UInt256)
+    /// eth_estimateGas whose run at its highest gas limit failed before executing (geth's estimator wraps the
+    /// state transition's error: `failed with N gas: …`).
+    indirect case estimationFailed(gas: UInt64, NodeError)
+    /// eth_sendTransaction's fee arguments as geth's `setFeeDefaults` refuses them (`maxFeePerGas (0x…) <
+    /// maxPriorityFeePerGas (0x…)`, `maxFeePerGas must be non-zero`, `gasPrice must be non-zero after london fork`).
+    case invalidFeeArguments(String)
 
     public var description: String {
         switch self {
@@ -93,6 +106,18 @@ public enum NodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyStorageKeys(let limit, let got): "too many storage keys requested (max \(limit), got \(got))"
         case .historicalStateUnavailable(let root):
             "historical state \(Hex.encode(root)) is not available"
+        case .insufficientFunds(let sender, let have, let want?):
+            "insufficient funds for gas * price + value: address \(sender.checksummed) have \(have) want \(want)"
+        case .insufficientFunds(let sender, _, nil):
+            "insufficient funds for gas * price + value: address \(sender.checksummed) required balance exceeds 256 bits"
+        case .callTipAboveFeeCap(let sender, let tip, let maxFee):
+            "max priority fee per gas higher than max fee per gas: address \(sender.checksummed), "
+                + "maxPriorityFeePerGas: \(tip), maxFeePerGas: \(maxFee)"
+        case .callFeeCapTooLow(let sender, let maxFee, let baseFee):
+            "max fee per gas less than block base fee: address \(sender.checksummed), maxFeePerGas: \(maxFee), "
+                + "baseFee: \(baseFee)"
+        case .estimationFailed(let gas, let error): "failed with \(gas) gas: \(error.description)"
+        case .invalidFeeArguments(let text): text
         }
     }
 }

@@ -244,15 +244,25 @@ public final class SandnetNode: Sendable {
             gas = request.gasNeeded
         }
         if let gasPrice = request.gasPrice {
+            if gasPrice.isZero { throw NodeError.invalidFeeArguments("gasPrice must be non-zero after london fork") }
             return .legacy(
                 LegacyTransaction(
                     chainID: chainID, nonce: nonce, gasPrice: gasPrice, gas: gas, to: request.to,
                     value: request.value, data: request.data))
         } else {
-            let priority = request.maxPriorityFeePerGas ?? UInt256.min(tip, request.maxFeePerGas ?? .max)
+            // geth's `setFeeDefaults`: the suggested tip fills a missing tip (even when a fee cap is given), then the
+            // fee cap must cover it.
+            if let maxFee = request.maxFeePerGas, request.maxPriorityFeePerGas != nil, maxFee.isZero {
+                throw NodeError.invalidFeeArguments("maxFeePerGas must be non-zero")
+            }
+            let priority = request.maxPriorityFeePerGas ?? tip
             guard let maxFee = request.maxFeePerGas ?? FeeMarket.defaultMaxFee(baseFee: baseFee, tip: priority) else {
                 // geth computes 2 × base fee + tip in big integers and its pool refuses the result.
                 throw NodeError.feeCapOverflow
+            }
+            if maxFee < priority {
+                throw NodeError.invalidFeeArguments(
+                    "maxFeePerGas (0x\(maxFee.hexDigits)) < maxPriorityFeePerGas (0x\(priority.hexDigits))")
             }
             return .dynamicFee(
                 DynamicFeeTransaction(

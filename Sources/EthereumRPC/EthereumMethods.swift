@@ -12,6 +12,7 @@ public enum EthereumMethods {
         EthRPC.register(node, into: &d)
         TxPoolRPC.register(node, into: &d)
         SandnetRPC.register(node, into: &d)
+        OtterscanRPC.register(node, into: &d)
         if node.configuration.devMethodsEnabled {
             DevRPC.register(node, into: &d)
             LivingChainRPC.register(node, into: &d)

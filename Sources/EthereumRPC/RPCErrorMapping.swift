@@ -26,7 +26,8 @@ extension NodeError: RPCErrorConvertible {
         // geth's server errors (-32000).
         case .headerNotFound, .unknownBlock, .unknownAccount, .filterNotFound, .unprotectedTransaction, .feeCapOverflow,
             .insufficientFundsForTransfer, .gasRequiredExceedsAllowance, .tooManyFilterCriteriaPerPosition,
-            .historicalStateUnavailable:
+            .historicalStateUnavailable, .insufficientFunds, .callTipAboveFeeCap, .callFeeCapTooLow, .estimationFailed,
+            .invalidFeeArguments:
             return .server(description)
         // Bad arguments (-32602).
         case .invalidBlockRange, .blockRangeBeyondHead, .invalidRewardPercentile, .tooManyBlocks, .reorgTooDeep,

@@ -11,7 +11,7 @@ extension FaultShape {
     public static let names = [
         "http-429", "infura-rate-limit", "infura-daily-cap", "infura-key-throughput", "alchemy-compute-units",
         "alchemy-monthly-cap", "http-500", "http-502", "http-503", "http-504", "timeout", "header-not-found",
-        "stale-read", "latency", "websocket-disconnect",
+        "stale-read", "latency", "websocket-disconnect", "etherscan-rate-limit", "etherscan-calls-per-second",
     ]
 
     init(name: String, rule: JSON) throws(FaultConfigurationError) {
@@ -23,6 +23,8 @@ extension FaultShape {
         case "infura-key-throughput": self = .infuraKeyThroughput
         case "alchemy-compute-units": self = .alchemyComputeUnits
         case "alchemy-monthly-cap": self = .alchemyMonthlyCap
+        case "etherscan-rate-limit": self = .etherscanRateLimit
+        case "etherscan-calls-per-second": self = .etherscanCallsPerSecond
         case "http-500": self = .loadBalancer(status: 500)
         case "http-502": self = .loadBalancer(status: 502)
         case "http-503": self = .loadBalancer(status: 503)

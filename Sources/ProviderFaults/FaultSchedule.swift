@@ -63,8 +63,8 @@ public struct FaultSchedule: Sendable, Equatable {
                 decision.delay += .milliseconds(base + rules[index].jitter(upTo: jitter))
             }
         }
-        // Whole-request shapes: the first that strikes answers the request.
-        for index in rules.indices where !rules[index].shape.isPerItem {
+        // Whole-request shapes: the first that strikes answers the request (Etherscan's shapes never on JSON-RPC).
+        for index in rules.indices where !rules[index].shape.isPerItem && !rules[index].shape.isEtherscan {
             let shape = rules[index].shape
             if case .latency = shape { continue }
             if case .webSocketDisconnect = shape { continue }
@@ -95,6 +95,25 @@ public struct FaultSchedule: Sendable, Equatable {
             decision.response = FaultResponse(
                 status: 200, headers: [("Content-Type", "application/json")],
                 body: JSON.array(calls.indices.map { decision.replaced[$0]! }).bytes)
+        }
+        return decision
+    }
+
+    /// Decides the fate of one Etherscan API request at `path` (`/api`, `/v2/api`) for `method` (`module.action`,
+    /// as rules name it: `account.txlist`): latency rules add their delay, then the first `etherscan-*` rule that
+    /// strikes answers it. JSON-RPC shapes never answer these paths.
+    public mutating func decideEtherscan(path: String, client: String?, method: String) -> Decision {
+        var decision = Decision()
+        for index in rules.indices where rules[index].watches(path: path, client: client, method: method) {
+            switch rules[index].shape {
+            case .latency(let base, let jitter):
+                if rules[index].strikes() { decision.delay += .milliseconds(base + rules[index].jitter(upTo: jitter)) }
+            case let shape where shape.isEtherscan:
+                guard decision.response == nil, rules[index].strikes() else { continue }
+                decision.response = shape.response(ids: [], batch: false, retryAfter: nil)
+            default:
+                continue
+            }
         }
         return decision
     }

@@ -34,6 +34,13 @@ public enum FaultShape: Sendable, Equatable {
     /// A WebSocket message is not answered: the provider severs the connection (TCP closed, no close frame), as
     /// Infura does when a daily quota is reached (docs.metamask.io "Avoid rate limiting"). HTTP requests ignore it.
     case webSocketDisconnect
+    /// Etherscan's keyless rate limit on its API (`/api`, `/v2/api`): HTTP 200,
+    /// `{"status":"0","message":"NOTOK","result":"Max rate limit reached, please use API Key for higher rate limit"}`
+    /// (docs.etherscan.io common error messages; blockchain-certificates/cert-issuer#166).
+    case etherscanRateLimit
+    /// Etherscan's per-key rate limit: the same envelope with `Max calls per sec rate limit reached (5/sec)`
+    /// (rotki/rotki#8626). Only the Etherscan API paths meet the `etherscan-*` shapes, never JSON-RPC.
+    case etherscanCallsPerSecond
 
     /// The name used in flags, `sandnet_setFaults` and the README.
     public var name: String {
@@ -50,6 +57,25 @@ public enum FaultShape: Sendable, Equatable {
         case .staleRead: "stale-read"
         case .latency: "latency"
         case .webSocketDisconnect: "websocket-disconnect"
+        case .etherscanRateLimit: "etherscan-rate-limit"
+        case .etherscanCallsPerSecond: "etherscan-calls-per-second"
+        }
+    }
+
+    /// Shapes of Etherscan's API, answered only on its paths (``FaultSchedule/decideEtherscan(path:client:method:)``).
+    public var isEtherscan: Bool {
+        switch self {
+        case .etherscanRateLimit, .etherscanCallsPerSecond: true
+        default: false
+        }
+    }
+
+    /// Etherscan's `result` text for its shapes.
+    var etherscanText: String? {
+        switch self {
+        case .etherscanRateLimit: "Max rate limit reached, please use API Key for higher rate limit"
+        case .etherscanCallsPerSecond: "Max calls per sec rate limit reached (5/sec)"
+        default: nil
         }
     }
 
@@ -171,7 +197,7 @@ extension FaultShape {
             return error([("code", .int(-32000)), ("message", .string("header not found"))])
         case .staleRead:
             return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", .null)])
-        case .loadBalancer, .timeout, .latency, .webSocketDisconnect:
+        case .loadBalancer, .timeout, .latency, .webSocketDisconnect, .etherscanRateLimit, .etherscanCallsPerSecond:
             return nil
         }
     }
@@ -184,7 +210,9 @@ extension FaultShape {
         case .alchemyMonthlyCap: 403
         case .loadBalancer(let status): status
         case .timeout: 504
-        case .headerNotFound, .staleRead, .latency, .webSocketDisconnect: 200
+        case .headerNotFound, .staleRead, .latency, .webSocketDisconnect, .etherscanRateLimit,
+            .etherscanCallsPerSecond:
+            200
         }
     }
 
@@ -200,6 +228,12 @@ extension FaultShape {
         case .loadBalancer, .timeout:
             headers.append(("Content-Type", "text/html"))
             body = Self.nginxPage(status)
+        case .etherscanRateLimit, .etherscanCallsPerSecond:
+            headers.append(("Content-Type", "application/json"))
+            body =
+                JSON.object([
+                    ("status", .string("0")), ("message", .string("NOTOK")), ("result", .string(etherscanText ?? "")),
+                ]).bytes
         default:
             headers.append(("Content-Type", "application/json"))
             if batch && isPerItem {

@@ -11,7 +11,7 @@ struct SandnetCommand: AsyncParsableCommand {
             VectorsCommand.self, KeccakCommand.self, RLPCommand.self, AddressCommand.self, UnitsCommand.self,
             MnemonicCommand.self, KeystoreCommand.self, TxCommand.self, SignCommand.self, NodeCommand.self,
             FaucetCommand.self, TokenCommand.self, CandidCommand.self, ICPCommand.self, ScenarioCommand.self,
-            CrashWriterCommand.self,
+            CrashWriterCommand.self, WalletConnectCommand.self,
         ]
     )
 

@@ -12,7 +12,7 @@ extension NodeServer {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-    func addExplorerRoutes(to router: Router<NodeRequestContext>) {
+    func addExplorerPageRoutes(to router: Router<NodeRequestContext>) {
         // Hummingbird's router treats `/explorer/` as `/explorer` (registering both traps).
         router.get("/explorer") { _, _ in Self.explorerAsset(ExplorerPage.html, type: "text/html; charset=utf-8") }
         router.get("/explorer/app.js") { _, _ in

@@ -13,6 +13,7 @@ import NIOCore
 import ProviderFaults
 import ServiceLifecycle
 import Synchronization
+import WalletConnect
 
 /// Settings of the HTTP/WebSocket transport. Every connection, queue and request has a bound (README, Limits).
 public struct ServerConfiguration: Sendable {
@@ -52,13 +53,17 @@ public struct ServerConfiguration: Sendable {
     public var faults = FaultSchedule()
     /// The market simulator served under `/coingecko/api/v3/` and `/coinbase/` (README, "Markets"); nil: none.
     public var market: MarketConfiguration? = MarketConfiguration()
+    /// The WalletConnect v2 relay at `/relay` (README, "WalletConnect v2"); nil: none.
+    public var walletConnect: WalletConnectRelayConfiguration? = WalletConnectRelayConfiguration()
+    /// With a port (0: any free one), the relay is also served at `/` on a listener of its own (`--relay-port`).
+    public var walletConnectPort: Int?
 
     public init() {}
 }
 
 /// Serves a ``DevelopmentNetwork`` over HTTP and WebSocket on one port (as Anvil does): JSON-RPC at `/`, WebSocket
 /// upgrade at `/` and `/ws`, the faucet API at `/api/claim` and `/api/info`, a faucet page at `/faucet`, the explorer
-/// at `/explorer` (``addExplorerRoutes(to:)``), and the ICP
+/// at `/explorer` (``addExplorerPageRoutes(to:)``), and the ICP
 /// ledger on the IC HTTP interface paths with its faucet at `/api/icp/claim`.
 public final class NodeServer: Sendable {
     public let network: DevelopmentNetwork
@@ -79,6 +84,10 @@ public final class NodeServer: Sendable {
     let executor: NodeExecutor
     /// The live provider-fault schedule (``ServerConfiguration/faults`` at start).
     public let faults: FaultController
+    /// The WalletConnect v2 relay (``ServerConfiguration/walletConnect``), if any.
+    public let walletConnectRelay: WalletConnectRelay?
+    let relayPort = PortState()
+    let relayPortReady = AsyncStream<Int>.makeStream()
 
     public init(
         network: DevelopmentNetwork, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger? = nil
@@ -87,6 +96,7 @@ public final class NodeServer: Sendable {
         self.configuration = configuration
         executor = NodeExecutor(threads: configuration.nodeThreads)
         faults = FaultController(configuration.faults)
+        walletConnectRelay = configuration.walletConnect.map { WalletConnectRelay(configuration: $0) }
         var l = logger ?? Logger(label: "sandnet")
         if logger == nil { l.logLevel = .warning }
         self.logger = l
@@ -108,6 +118,17 @@ public final class NodeServer: Sendable {
     /// The port actually bound (after ``run()`` has started listening).
     public var port: Int? { boundPort.value.withLock { $0 } }
 
+    /// The port of the relay's own listener (``ServerConfiguration/walletConnectPort``), once it listens.
+    public var walletConnectPort: Int? { relayPort.value.withLock { $0 } }
+
+    /// Waits until the relay's own listener is up and returns its port (nil when it has none).
+    public func waitUntilRelayListening() async -> Int? {
+        guard configuration.walletConnectPort != nil else { return nil }
+        if let walletConnectPort { return walletConnectPort }
+        for await port in relayPortReady.stream { return port }
+        return walletConnectPort
+    }
+
     /// Waits until the server listens and returns its port.
     public func waitUntilListening() async -> Int? {
         if let port { return port }
@@ -127,6 +148,7 @@ public final class NodeServer: Sendable {
         let node = self.node
         var dispatcher = network.dispatcher
         for (name, method) in faults.methods { dispatcher.register(name, method) }
+        for (name, method) in walletConnectRelay?.methods ?? [:] { dispatcher.register(name, method) }
         dispatcher.batchLimit = configuration.batchLimit
         dispatcher.batchResponseMaxSize = configuration.batchResponseMaxSize
         let limit = configuration.maxRequestBytes
@@ -189,12 +211,13 @@ public final class NodeServer: Sendable {
         router.get("/api/info") { _, _ in Self.json(node.faucet.info.bytes, status: .ok) }
         if let icp = network.icp { addICPRoutes(to: router, icp: icp) }
         if let market = configuration.market { addMarketRoutes(to: router, market: market) }
+        addExplorerRoutes(to: router, dispatcher: dispatcher)
         router.get("/faucet") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucet.info))))
         }
-        addExplorerRoutes(to: router)
+        addExplorerPageRoutes(to: router)
         let wsLimit = configuration.maxWebSocketMessageBytes
         let wsFragments = configuration.maxWebSocketFragments
         let queueLimits = OutboundQueue.Limits(
@@ -219,6 +242,7 @@ public final class NodeServer: Sendable {
                     channel: context.requestContext.channel)
             }
         }
+        walletConnectRelay?.addRoute(to: router, path: "/relay", maxMessage: wsLimit)
         let boundPort = self.boundPort
         let continuation = portReady.continuation
         return Application(
@@ -295,10 +319,23 @@ public final class NodeServer: Sendable {
             logger.error("ethereum node: \(failure); the chain keeps its last good state")
         }
         let miner = MiningService(node: node, executor: executor, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app), .init(service: miner), .init(service: StopFlagService(stopping: stopping)),
+        ]
+        if let relay = walletConnectRelay, let port = configuration.walletConnectPort {
+            let relayPort = self.relayPort
+            let ready = relayPortReady.continuation
+            let relayApp = relay.application(
+                host: configuration.host, port: port, maxMessage: configuration.maxWebSocketMessageBytes,
+                logger: logger,
+                onRunning: { port in
+                    relayPort.value.withLock { $0 = port }
+                    ready.yield(port)
+                })
+            services.append(.init(service: relayApp))
+        }
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [
-                .init(service: app), .init(service: miner), .init(service: StopFlagService(stopping: stopping)),
-            ],
+            services: services,
             gracefulShutdownSignals: handleSignals ? [.sigint, .sigterm] : [],
             logger: logger)
         // Connections still open after this are cancelled.

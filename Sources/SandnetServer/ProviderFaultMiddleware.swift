@@ -33,6 +33,13 @@ public final class FaultController: Sendable {
         }
     }
 
+    /// The fate of one Etherscan API request (nil: no rules).
+    func decideEtherscan(path: String, client: String?, method: String) -> FaultSchedule.Decision? {
+        schedule.withLock { schedule in
+            schedule.isEmpty ? nil : schedule.decideEtherscan(path: path, client: client, method: method)
+        }
+    }
+
     /// Whether a WebSocket message severs its connection (`websocket-disconnect`); the fault methods never do.
     func severs(path: String, client: String?, message: [UInt8]) -> Bool {
         guard let (calls, _) = FaultSchedule.calls(of: message) else { return false }

@@ -69,7 +69,13 @@ import Testing
         request.gas = 21_000
         #expect(throws: NodeError.gasRequiredExceedsAllowance(cap: 21_000)) { try node.chain.estimateGas(request) }
         request.value = .max
-        #expect(throws: NodeError.insufficientFundsForTransfer) { try node.chain.call(request) }
+        // Without fee fields geth's state transition wants the value alone (issue 30); the estimator names its gas.
+        let balance = UInt256(10_000) * UInt256(1_000_000_000_000_000_000 as UInt64)
+        let short = NodeError.insufficientFunds(sender: node.devAccounts[0].address, have: balance, want: .max)
+        #expect(throws: short) { try node.chain.call(request) }
+        #expect(throws: NodeError.estimationFailed(gas: 21_000, short)) { try node.chain.estimateGas(request) }
+        request.maxFeePerGas = UInt256(1_000_000_000 as UInt64)
+        #expect(throws: NodeError.insufficientFundsForTransfer) { try node.chain.estimateGas(request) }
     }
 
     @Test func logQueriesAreBounded() throws {

@@ -126,6 +126,8 @@ struct NodeCommand: AsyncParsableCommand {
 
     @OptionGroup var tokenOptions: TokenOptions
 
+    @OptionGroup(title: "WalletConnect v2 relay") var relayOptions: WalletConnectRelayOptions
+
     @Option(
         help: ArgumentHelp(
             "Other users' traffic: dev (none), quiet, sepolia, daily-swell, spike or stall.",
@@ -296,6 +298,7 @@ struct NodeCommand: AsyncParsableCommand {
         server.webSocketQueueLimit = wsQueueLimit
         server.debugEcho = debugEcho
         if let faults { server.faults = try Self.parseFaults(faults) }
+        try relayOptions.apply(to: &server)
         server.market = noMarket ? nil : try marketConfiguration(now: Int64(Date().timeIntervalSince1970))
         var logger = Logger(label: "sandnet")
         // --silent keeps the terminal quiet: only warnings and errors from the server.
