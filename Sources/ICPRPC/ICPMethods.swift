@@ -9,13 +9,14 @@ import JSONRPC
 /// - `sandnet_icpBalance [account]` → e8s as a decimal string
 /// - `sandnet_icpIncreaseTime [seconds]` → the ledger clock's total offset in seconds
 /// - `sandnet_icpInfo []` → canister id, ledger parameters and the replica's URL paths
+/// - `sandnet_icpBlocks [start, length]` → the ledger's blocks as JSON (``ICPBlockMethods``)
 ///
 /// The replica itself knows nothing of JSON-RPC; these methods convert arguments and results only.
 public enum ICPMethods {
     /// The method table for `faucet`'s replica.
     public static func table(_ faucet: ICPFaucet) -> [String: RPCMethod] {
         let replica = faucet.replica
-        return [
+        let methods: [String: RPCMethod] = [
             "sandnet_icpFaucet": { params in
                 try params.atMost(2)
                 let text = try params.required(0) { json throws(RPCError) -> String in
@@ -76,6 +77,7 @@ public enum ICPMethods {
                 ])
             },
         ]
+        return methods.merging(ICPBlockMethods.table(replica)) { own, _ in own }
     }
 
     static func numberText(_ json: JSON) -> String? {

@@ -124,6 +124,7 @@ enum StartupBanner {
                 ("event", .string("listening")), ("chainId", .number(String(node.configuration.chain.chainID))),
                 ("rpcUrl", .string(url)), ("wsUrl", .string(url.replacingOccurrences(of: "http", with: "ws"))),
                 ("faucetUrl", .string(url + "/faucet")), ("faucetAccount", .string(node.faucetAddress.checksummed)),
+                ("explorerUrl", .string(url + "/explorer")),
                 ("dataDir", dataDir.map { .string($0) } ?? .null), ("tls", tls?.json ?? .null),
                 ("chain", activity.json),
                 ("icpLedger", icpEnabled ? .string(LedgerService.canisterID.text) : .null),
@@ -156,6 +157,7 @@ enum StartupBanner {
             "WebSocket     \(url.replacingOccurrences(of: "http", with: "ws"))",
             "Faucet        \(url)/faucet  (POST \(url)/api/claim {\"address\": \"0x…\"})",
             "Faucet funds  \(node.faucetAddress.checksummed)",
+            "Explorer      \(url)/explorer  (blocks, transactions, addresses, tokens, pool, fee charts, ICP ledger)",
             "Data          \(dataDir.map { "\($0) (kept across restarts)" } ?? "in memory (lost on exit)")",
         ]
         lines += tls?.lines ?? []

@@ -1,15 +1,13 @@
 import JSONCoding
 import JSONRPC
 
-/// A one-page faucet form at `/faucet`, posting to `/api/claim`.
+/// A one-page faucet form at `/faucet`, posting to `/api/claim`. The node's own texts (network, payout) are written
+/// into the page; the token list, whose symbols come from `--token` and may hold any characters, is added by the
+/// script from `/api/info` as text, never as HTML.
 enum FaucetPage {
     static func html(_ info: JSON) -> String {
         let payout = info["payout"]?.stringValue ?? "1"
         let network = info["network"]?.stringValue ?? "sandnet"
-        let tokens = (info["tokens"]?.arrayValue ?? []).compactMap { t -> String? in
-            guard let symbol = t["symbol"]?.stringValue, let payout = t["payout"]?.stringValue else { return nil }
-            return "<option value=\"\(symbol)\">\(payout) \(symbol)</option>"
-        }
         return """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>Sandnet faucet</title>
@@ -20,9 +18,17 @@ enum FaucetPage {
             <p>Claim test ETH or tokens on \(network). Every claim is a real signed EIP-1559 transaction (a token claim
             a real <code>transfer</code> with its <code>Transfer</code> log).</p>
             <form id="f"><input id="a" placeholder="0x… address" required>
-            <select id="t"><option value="">\(payout) ETH</option>\(tokens.joined())</select><button>Claim</button></form>
+            <select id="t"><option value="">\(payout) ETH</option></select><button>Claim</button></form>
             <div id="out"></div>
             <script>
+            fetch('/api/info').then((r) => r.json()).then((info) => {
+              for (const t of info.tokens || []) {
+                const option = document.createElement('option');
+                option.value = t.symbol;
+                option.textContent = t.payout + ' ' + t.symbol;
+                document.getElementById('t').append(option);
+              }
+            });
             document.getElementById('f').onsubmit = async (e) => {
               e.preventDefault();
               const r = await fetch('/api/claim', {method: 'POST', headers: {'Content-Type': 'application/json'},

@@ -66,7 +66,8 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Serves a ``DevelopmentNetwork`` over HTTP and WebSocket on one port (as Anvil does): JSON-RPC at `/`, WebSocket
-/// upgrade at `/` and `/ws`, the faucet API at `/api/claim` and `/api/info`, a faucet page at `/faucet`, and the ICP
+/// upgrade at `/` and `/ws`, the faucet API at `/api/claim` and `/api/info`, a faucet page at `/faucet`, the explorer
+/// at `/explorer` (``addExplorerPageRoutes(to:)``), and the ICP
 /// ledger on the IC HTTP interface paths with its faucet at `/api/icp/claim`.
 public final class NodeServer: Sendable {
     public let network: DevelopmentNetwork
@@ -220,6 +221,7 @@ public final class NodeServer: Sendable {
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: FaucetPage.html(node.faucet.info))))
         }
+        addExplorerPageRoutes(to: router)
         let wsLimit = configuration.maxWebSocketMessageBytes
         let wsFragments = configuration.maxWebSocketFragments
         let queueLimits = OutboundQueue.Limits(

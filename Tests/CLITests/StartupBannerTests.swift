@@ -50,6 +50,14 @@ import Testing
         #expect(text.contains("in memory (lost on exit)"))
         #expect(!text.contains("flushes the chain to disk"))
         #expect(text.contains("the chain, kept in memory, is discarded"))
+        // The built-in explorer is linked, on the URL the node listens on.
+        #expect(text.contains(try #require(Self.listeningURL(text)) + "/explorer"))
+    }
+
+    /// The URL of the banner's `Listening on URL.` line.
+    static func listeningURL(_ text: String) -> String? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Listening on ") }) else { return nil }
+        return line.dropFirst("Listening on ".count).components(separatedBy: ". ").first
     }
 
     @Test func stillChainSaysSo() async throws {

@@ -44,10 +44,11 @@ let anonymousAccount = "1c7a48ba6a562aa9eaa2481a9049cdf0433b9738c992d698c31d8abf
 
 /// `sandnet_icp*`: the replica's JSON-RPC methods, outside the replica.
 @Suite struct ICPMethodsTests {
-    @Test func theTableHasTheFourMethods() throws {
+    @Test func theTableHasTheFiveMethods() throws {
         #expect(
             try FaucetFixture().methods.keys.sorted() == [
-                "sandnet_icpBalance", "sandnet_icpFaucet", "sandnet_icpIncreaseTime", "sandnet_icpInfo",
+                "sandnet_icpBalance", "sandnet_icpBlocks", "sandnet_icpFaucet", "sandnet_icpIncreaseTime",
+                "sandnet_icpInfo",
             ])
     }
 
