@@ -11,7 +11,7 @@ public struct NFTDesk: Sendable {
 
     /// The collection at `address`, or ``NodeError/unknownToken(_:)``.
     public func collection(_ address: Address) throws -> NFTCollection {
-        guard let collection = node.nativeContracts.collection(at: address) else {
+        guard let collection = node.parameters.nativeContracts.collection(at: address) else {
             throw NodeError.unknownToken(address.checksummed)
         }
         return collection
@@ -49,9 +49,10 @@ public struct NFTDesk: Sendable {
     }
 
     func send(_ request: TransactionRequest, from: Address) throws -> [UInt8] {
-        if from == node.faucetAddress { return try node.sendFromKey(node.faucetKey, from: from, request: request) }
-        if let key = node.keys[from] { return try node.sendFromKey(key, from: from, request: request) }
-        return try node.sendUnsigned(request, from: from)
+        if node.accounts.holds(from) {
+            return try node.submitter.sendFromKey(try node.accounts.key(for: from), from: from, request: request)
+        }
+        return try node.submitter.sendUnsigned(request, from: from)
     }
 }
 

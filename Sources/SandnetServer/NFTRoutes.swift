@@ -48,7 +48,7 @@ extension NodeServer {
         let node = self.node
         let serve: @Sendable (Bool, NodeRequestContext) async throws -> Response = { ipfs, context in
             let file = NFTFile.resolve(
-                node.nativeContracts.collections, ipfs: ipfs,
+                node.parameters.nativeContracts.collections, ipfs: ipfs,
                 directory: context.parameters.get("directory") ?? "", name: context.parameters.get("file") ?? "")
             if file.delaySeconds > 0 { try await Task.sleep(for: .seconds(file.delaySeconds)) }
             return Response(
