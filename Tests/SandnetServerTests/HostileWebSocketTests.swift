@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct HostileWebSocketTests {
     /// Polls `condition` until it holds; throws when the hang guard expires (a failing run only).
     static func eventually(
-        _ what: String, hangGuard: Duration = .seconds(30), _ condition: () -> Bool
+        _ what: String, hangGuard: Duration = .seconds(600), _ condition: () -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + hangGuard
         while !condition() {

@@ -13,7 +13,7 @@ import Testing
     @Test func aSendRetriedAfterTwo429sLandsOnce() async throws {
         let node = try await RunningNode.start()
         defer { node.stop() }
-        let backend = HTTPBackend(url: URL(string: "http://127.0.0.1:\(node.port)/v3/wallet")!)
+        let backend = HTTPBackend(url: URL(string: "http://127.0.0.1:\(node.port)/v3/wallet")!, timeout: 600)
         let scenario = try ScenarioParser.parse(file: Self.file)
         let result = await ScenarioSuite.run(scenario, options: ScenarioRunOptions(), shared: backend)
         #expect(result.status == .passed, "\(result.failureReport)")
@@ -23,7 +23,8 @@ import Testing
     @Test func withoutRetriesTheWalletSeesTheProvidersError() async throws {
         let node = try await RunningNode.start()
         defer { node.stop() }
-        let backend = HTTPBackend(url: URL(string: "http://127.0.0.1:\(node.port)/v3/wallet")!, maxRetries: 0)
+        let backend = HTTPBackend(
+            url: URL(string: "http://127.0.0.1:\(node.port)/v3/wallet")!, timeout: 600, maxRetries: 0)
         let scenario = try ScenarioParser.parse(file: Self.file)
         let result = await ScenarioSuite.run(scenario, options: ScenarioRunOptions(), shared: backend)
         #expect(result.status == .failed)
