@@ -36,6 +36,12 @@ import Testing
         (["--max-request-bytes", "0"], "--max-request-bytes must be at least 1"),
         (["--block-time", "18446744073709551615"], "--block-time must be at most one year (31536000 seconds)"),
         (["--empty-block-interval", "31536001"], "--empty-block-interval must be at most one year (31536000 seconds)"),
+        (["--nft", "garbage"], "--nft garbage: expected ADDRESS:SYMBOL:STANDARD[:STYLE[:NAME]]"),
+        (
+            ["--nft", "0x00000000000000000000000000000000000000c1:ART:erc20"],
+            "--nft 0x00000000000000000000000000000000000000c1:ART:erc20: standard must be erc721 or erc1155"
+        ),
+        (["--nft-style", "bogus"], "--nft-style: unknown style 'bogus'"),
     ])
     func flagsOverALimitNameIt(flags: [String], message: String) throws {
         let r = try SandnetProcess.run(["node", "--in-memory", "--port", "0"] + flags)
